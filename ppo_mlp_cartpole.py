@@ -1,0 +1,481 @@
+# PPO with an MLP policy for discrete actions and vector observations: the non-recurrent baseline.
+# python ppo_mlp_cartpole.py --env-id CartPoleNoVel-v1   (a memoryless policy fails there; --frame-stack 4 helps)
+import difflib
+import json
+import os
+import random
+import sys
+import time
+from dataclasses import asdict, dataclass
+from functools import partial
+
+import gymnasium as gym
+import numpy as np
+import torch
+import torch.nn as nn
+import torch.optim as optim
+import tyro
+from torch.distributions.categorical import Categorical
+from torch.utils.tensorboard import SummaryWriter
+
+SCRIPT = "ppo_mlp_cartpole.py"
+
+
+@dataclass
+class Args:
+    exp_name: str = "ppo_mlp_cartpole"
+    """the name of this experiment"""
+    seed: int = 1
+    """seed of the experiment"""
+    torch_deterministic: bool = True
+    """if toggled, `torch.backends.cudnn.deterministic=True` and deterministic algorithms"""
+    cuda: bool = True
+    """if toggled, cuda will be used when available"""
+    track: bool = False
+    """if toggled, the run is mirrored to Weights and Biases (works with WANDB_MODE=offline)"""
+    wandb_project_name: str = "recurrent-ppo"
+    """the wandb project name"""
+    wandb_entity: str | None = None
+    """the entity (team) of the wandb project"""
+    capture_video: bool = False
+    """if toggled, videos of the evaluation episodes are saved under `videos/{run_name}`"""
+    save_model: bool = False
+    """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` at the end (and on Ctrl-C)"""
+    resume: str | None = None
+    """path of a checkpoint to continue training from"""
+    eval_checkpoint: str | None = None
+    """path of a checkpoint to evaluate only (no training)"""
+    eval_episodes: int = 10
+    """episodes of the final evaluation (0 skips it)"""
+
+    # Algorithm specific arguments
+    env_id: str = "CartPole-v1"
+    """the id of the environment (`module:EnvId` imports the module first)"""
+    total_timesteps: int = 100_000
+    """total timesteps of the experiment"""
+    learning_rate: float = 1e-3
+    """the learning rate of the optimizer"""
+    num_envs: int = 8
+    """the number of parallel game environments"""
+    num_steps: int = 32
+    """the number of steps to run in each environment per policy rollout"""
+    anneal_lr: bool = True
+    """toggle learning rate annealing"""
+    gamma: float = 0.98
+    """the discount factor gamma"""
+    gae_lambda: float = 0.8
+    """the lambda for the general advantage estimation"""
+    num_minibatches: int = 1
+    """the number of mini-batches"""
+    update_epochs: int = 20
+    """the K epochs to update the policy"""
+    norm_adv: bool = True
+    """toggles advantages normalization"""
+    clip_coef: float = 0.2
+    """the surrogate clipping coefficient"""
+    clip_vloss: bool = True
+    """toggles whether or not to use a clipped loss for the value function"""
+    ent_coef: float = 0.0
+    """coefficient of the entropy"""
+    vf_coef: float = 0.5
+    """coefficient of the value function"""
+    max_grad_norm: float = 0.5
+    """the maximum norm for the gradient clipping"""
+    target_kl: float | None = None
+    """the target KL divergence threshold"""
+
+    # Observations
+    frame_stack: int = 1
+    """stack the last K observations (the non-recurrent remedy for hidden velocities); 1 means none"""
+
+
+def fail(message: str) -> None:
+    """One line for the user, exit code 2, no traceback (CONTRACT section 7)."""
+    print(f"{SCRIPT}: error: {message}", file=sys.stderr)
+    raise SystemExit(2)
+
+
+# Environments: masked-velocity ids (as rl-baselines3-zoo) and a memory task of our own
+NOVEL_ENVS = {  # id -> (base id, observation mask: 0 where an entry is a velocity)
+    "CartPoleNoVel-v1": ("CartPole-v1", [1, 0, 1, 0]),
+    "MountainCarNoVel-v0": ("MountainCar-v0", [1, 0]),
+    "LunarLanderNoVel-v3": ("LunarLander-v3", [1, 1, 0, 0, 1, 0, 1, 1]),
+}
+
+
+def make_masked_env(base_id: str, mask: list[int], **kwargs) -> gym.Env:
+    env = gym.make(base_id, **kwargs)
+    keep = np.array(mask, dtype=np.float32)
+    return gym.wrappers.TransformObservation(env, lambda obs: obs * keep, env.observation_space)
+
+
+class CueRecallEnv(gym.Env):
+    """The first observation shows one of `num_cues` cues; `delay` blank steps follow; then a query
+    step pays +1 for the action naming the cue and -1 otherwise, and the episode ends. Every query
+    looks the same, so a memoryless policy scores at most (2 - num_cues) / num_cues on average
+    (0 for two cues); remembering the cue scores 1."""
+
+    metadata = {"render_modes": []}
+
+    def __init__(self, num_cues: int = 2, delay: int = 10, render_mode: str | None = None):
+        self.num_cues, self.delay = num_cues, delay
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (num_cues + 1,), np.float32)  # cue one-hot, query flag
+        self.action_space = gym.spaces.Discrete(num_cues)
+
+    def reset(self, *, seed: int | None = None, options: dict | None = None):
+        super().reset(seed=seed)
+        self.cue, self.t = int(self.np_random.integers(self.num_cues)), 0
+        obs = np.zeros(self.num_cues + 1, np.float32)
+        obs[self.cue] = 1.0
+        return obs, {}
+
+    def step(self, action):
+        self.t += 1
+        obs = np.zeros(self.num_cues + 1, np.float32)
+        if self.t <= self.delay + 1:  # blank observations 1..delay, then the query
+            obs[-1] = float(self.t == self.delay + 1)
+            return obs, 0.0, False, False, {}
+        return obs, 1.0 if int(action) == self.cue else -1.0, True, False, {}
+
+
+for _id, (_base, _mask) in NOVEL_ENVS.items():
+    gym.register(_id, entry_point=partial(make_masked_env, _base, _mask))
+gym.register("CueRecall-v0", entry_point=CueRecallEnv)
+OWN_ENV_IDS = [*NOVEL_ENVS, "CueRecall-v0"]
+
+
+def check_env_id(env_id: str) -> None:
+    try:
+        gym.spec(env_id)
+    except (gym.error.Error, ModuleNotFoundError):
+        close = difflib.get_close_matches(env_id, list(gym.registry), n=3)
+        fail(f"unknown env id '{env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
+
+
+def check_spaces(envs: gym.vector.VectorEnv) -> None:
+    obs_space, act_space = envs.single_observation_space, envs.single_action_space
+    if not isinstance(act_space, gym.spaces.Discrete):
+        fail(f"{SCRIPT} handles Discrete actions, not {act_space}; use ppo_lstm_continuous.py")
+    if not isinstance(obs_space, gym.spaces.Box) or len(obs_space.shape) != 1:
+        fail(f"{SCRIPT} handles 1-D Box observations, not {obs_space}; use ppo_gru_atari.py for images")
+
+
+def make_env(env_id: str, frame_stack: int, render_mode: str | None = None):
+    def thunk():
+        env = gym.make(env_id, render_mode=render_mode)
+        if frame_stack > 1:  # (K, obs_dim) -> (K * obs_dim,), padded with the reset observation
+            env = gym.wrappers.FlattenObservation(gym.wrappers.FrameStackObservation(env, frame_stack))
+        return env
+
+    return thunk
+
+
+def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Module:
+    torch.nn.init.orthogonal_(layer.weight, std)
+    torch.nn.init.constant_(layer.bias, bias_const)
+    return layer
+
+
+class Agent(nn.Module):
+    """Separate MLP actor and critic over the (possibly frame-stacked) observation."""
+
+    def __init__(self, envs: gym.vector.VectorEnv, args: Args):
+        super().__init__()
+        obs_dim = envs.single_observation_space.shape[0]
+        self.actor = nn.Sequential(
+            layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, envs.single_action_space.n), std=0.01),
+        )  # fmt: skip
+        self.critic = nn.Sequential(
+            layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, 64)), nn.Tanh(),
+            layer_init(nn.Linear(64, 1), std=1.0),
+        )  # fmt: skip
+
+    def get_value(self, obs):
+        return self.critic(obs)
+
+    def get_action_and_value(self, obs, action=None, deterministic=False):
+        logits = self.actor(obs)
+        probs = Categorical(logits=logits)
+        if action is None:
+            action = logits.argmax(-1) if deterministic else probs.sample()
+        return action, probs.log_prob(action), probs.entropy(), self.critic(obs)
+
+
+def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
+    """Advantages for (T, N) tensors. Step t ends an episode when terminated or truncated; a
+    truncated step is bootstrapped from the value of its final observation, a terminated one is not."""
+    advantages = torch.zeros_like(rewards)
+    lastgaelam = 0.0
+    for t in reversed(range(rewards.shape[0])):
+        ended = torch.maximum(terminations[t], truncations[t])
+        following = next_value if t == rewards.shape[0] - 1 else values[t + 1]
+        bootstrap = torch.where(ended.bool(), final_values[t] * (1.0 - terminations[t]), following)
+        delta = rewards[t] + gamma * bootstrap - values[t]
+        lastgaelam = delta + gamma * gae_lambda * (1.0 - ended) * lastgaelam
+        advantages[t] = lastgaelam
+    return advantages, advantages + values
+
+
+def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str) -> list[float]:
+    """Full episodes on a fresh env, deterministic actions."""
+    env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None)()
+    if args.capture_video:
+        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
+    returns = []
+    obs, _ = env.reset(seed=args.seed + 100_000)
+    for _ in range(args.eval_episodes):
+        episode_return, ended = 0.0, False
+        while not ended:
+            with torch.no_grad():
+                obs_t = torch.as_tensor(obs, dtype=torch.float32, device=device).view(1, -1)
+                action, _, _, _ = agent.get_action_and_value(obs_t, deterministic=True)
+            obs, reward, terminated, truncated, _ = env.step(action.item())
+            episode_return, ended = episode_return + float(reward), terminated or truncated
+        returns.append(episode_return)
+        obs, _ = env.reset()
+    env.close()
+    return returns
+
+
+def check_args(args: Args) -> None:
+    for name in ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "frame_stack"]:
+        if getattr(args, name) <= 0:
+            fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if args.eval_episodes < 0:
+        fail("--eval-episodes must not be negative")
+    if (args.num_envs * args.num_steps) % args.num_minibatches:
+        fail(f"a batch of {args.num_envs * args.num_steps} steps does not split into {args.num_minibatches} minibatches")
+    if args.total_timesteps < args.num_envs * args.num_steps and not args.eval_checkpoint:
+        fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({args.num_envs * args.num_steps})")
+
+
+def load_checkpoint(path: str, env_id: str) -> dict:
+    if not os.path.isfile(path):
+        fail(f"checkpoint '{path}' does not exist")
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as error:  # noqa: BLE001 - any unreadable file is reported the same way
+        fail(f"checkpoint '{path}' is corrupt or not a checkpoint ({type(error).__name__})")
+    if not isinstance(checkpoint, dict) or checkpoint.get("script") != SCRIPT:
+        fail(f"checkpoint '{path}' was not written by {SCRIPT}")
+    if checkpoint["env_id"] != env_id:
+        fail(f"checkpoint '{path}' is for env '{checkpoint['env_id']}', not '{env_id}'")
+    return checkpoint
+
+
+def main(args: Args) -> dict:
+    check_args(args)
+    check_env_id(args.env_id)
+    checkpoint = (
+        load_checkpoint(args.resume or args.eval_checkpoint, args.env_id) if args.resume or args.eval_checkpoint else None
+    )
+    if checkpoint is not None:  # the network's shape comes from the checkpoint
+        for key in ["frame_stack"]:
+            setattr(args, key, checkpoint["args"][key])
+    batch_size = args.num_envs * args.num_steps
+    num_iterations = args.total_timesteps // batch_size
+    stamp = int(time.time())
+    while os.path.exists(os.path.join("runs", f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}__{stamp}")):
+        stamp += 1  # two runs started in the same second must not share a folder
+    run_name = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}__{stamp}"
+    run_dir = os.path.join("runs", run_name)
+
+    # Seeding
+    random.seed(args.seed)
+    np.random.seed(args.seed)
+    torch.manual_seed(args.seed)
+    torch.backends.cudnn.deterministic = args.torch_deterministic
+    device = torch.device("cuda" if torch.cuda.is_available() and args.cuda else "cpu")
+    if device.type == "cpu":
+        torch.set_num_threads(1)  # more threads fight the env loop for 2 cores and slow small networks down
+
+    # Environments: same-step autoreset, so no dummy transition follows an episode's end
+    envs = gym.vector.SyncVectorEnv(
+        [make_env(args.env_id, args.frame_stack) for _ in range(args.num_envs)],
+        autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
+    )
+    check_spaces(envs)
+    agent = Agent(envs, args).to(device)
+    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    global_step, start_iteration = 0, 1
+    if checkpoint is not None:
+        agent.load_state_dict(checkpoint["model"])
+        optimizer.load_state_dict(checkpoint["optimizer"])
+        global_step, start_iteration = checkpoint["global_step"], checkpoint["iteration"] + 1
+
+    writer = SummaryWriter(run_dir)
+    if args.track:
+        import wandb
+
+        wandb.init(
+            project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True, config=vars(args), name=run_name
+        )
+    writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
+
+    def save_checkpoint(iteration: int) -> str:
+        path = os.path.join(run_dir, f"{args.exp_name}.pt")
+        model, opt = agent.state_dict(), optimizer.state_dict()
+        torch.save({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": model, "optimizer": opt,
+                    "global_step": global_step, "iteration": iteration}, path)  # fmt: skip
+        return path
+
+    # Rollout storage, (T, N, ...)
+    obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
+    actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long, device=device)
+    logprobs, rewards, values, terminations, truncations, final_values = (
+        torch.zeros((args.num_steps, args.num_envs), device=device) for _ in range(6)
+    )
+
+    next_obs, _ = envs.reset(seed=args.seed)
+    envs.action_space.seed(args.seed)
+    next_obs = torch.as_tensor(next_obs, dtype=torch.float32, device=device)
+    episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
+    recent_returns = []
+    start_time, start_step, iteration = time.time(), global_step, start_iteration - 1
+    try:
+        for iteration in range(start_iteration, 0 if args.eval_checkpoint else num_iterations + 1):
+            if args.anneal_lr:
+                optimizer.param_groups[0]["lr"] = (1.0 - (iteration - 1.0) / num_iterations) * args.learning_rate
+
+            final_values.zero_()  # only the steps cut by a time limit get one below
+            for step in range(args.num_steps):
+                global_step += args.num_envs
+                obs[step] = next_obs
+                with torch.no_grad():
+                    action, logprob, _, value = agent.get_action_and_value(next_obs)
+                values[step], actions[step], logprobs[step] = value.flatten(), action, logprob
+
+                next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy())
+                rewards[step] = torch.as_tensor(reward, device=device)
+                terminations[step] = torch.as_tensor(terminated, device=device)
+                truncations[step] = torch.as_tensor(truncated, device=device)
+                cut = np.flatnonzero(truncated & ~terminated)
+                if len(cut):  # bootstrap a time-limit cut from its final obs
+                    final_obs = torch.as_tensor(np.stack(infos["final_obs"][cut]), dtype=torch.float32, device=device)
+                    with torch.no_grad():
+                        v = agent.get_value(final_obs)
+                    final_values[step, cut] = v.flatten()
+                next_obs = torch.as_tensor(next_obs_np, dtype=torch.float32, device=device)
+
+                episode_return += reward
+                episode_length += 1
+                for i in np.flatnonzero(terminated | truncated):
+                    recent_returns = (recent_returns + [episode_return[i]])[-20:]
+                    writer.add_scalar("charts/episodic_return", episode_return[i], global_step)
+                    writer.add_scalar("charts/episodic_length", episode_length[i], global_step)
+                    episode_return[i], episode_length[i] = 0.0, 0
+
+            with torch.no_grad():
+                next_value = agent.get_value(next_obs).flatten()
+            advantages, returns = compute_gae(
+                rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
+            )
+
+            # (T, N, ...) -> (T * N, ...): without recurrence every step is its own sample
+            b_obs, b_actions, b_logprobs, b_advantages, b_returns, b_values = (
+                x.reshape(-1, *x.shape[2:]) for x in (obs, actions, logprobs, advantages, returns, values)
+            )
+            minibatch_size = batch_size // args.num_minibatches
+            clipfracs, first_ratio_error = [], None
+            for _ in range(args.update_epochs):
+                order = torch.randperm(batch_size, device=device)
+                for start in range(0, batch_size, minibatch_size):
+                    mb = order[start : start + minibatch_size]
+                    _, newlogprob, entropy, newvalue = agent.get_action_and_value(b_obs[mb], b_actions[mb])
+                    logratio = newlogprob - b_logprobs[mb]
+                    ratio = logratio.exp()
+                    with torch.no_grad():
+                        old_approx_kl = (-logratio).mean()
+                        approx_kl = ((ratio - 1) - logratio).mean()
+                        clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
+                        if first_ratio_error is None:  # the replay must reproduce the rollout: ratio 1 here
+                            first_ratio_error = (ratio - 1.0).abs().max().item()
+
+                    mb_advantages = b_advantages[mb]
+                    if args.norm_adv:
+                        mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
+                    pg_loss1 = -mb_advantages * ratio
+                    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
+                    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+
+                    newvalue, mb_returns, mb_values = newvalue.view(-1), b_returns[mb], b_values[mb]
+                    if args.clip_vloss:
+                        v_loss_unclipped = (newvalue - mb_returns) ** 2
+                        v_clipped = mb_values + torch.clamp(newvalue - mb_values, -args.clip_coef, args.clip_coef)
+                        v_loss_max = torch.max(v_loss_unclipped, (v_clipped - mb_returns) ** 2)
+                        v_loss = 0.5 * v_loss_max.mean()
+                    else:
+                        v_loss = 0.5 * ((newvalue - mb_returns) ** 2).mean()
+
+                    entropy_loss = entropy.mean()
+                    loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+                    if not torch.isfinite(loss):  # the weights are still the last good ones: keep them
+                        path = save_checkpoint(iteration - 1) if args.save_model else None
+                        fail(f"non-finite loss at update {iteration}" + (f"; last good checkpoint: {path}" if path else ""))
+
+                    optimizer.zero_grad()
+                    loss.backward()
+                    nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
+                    optimizer.step()
+
+                if args.target_kl is not None and approx_kl > args.target_kl:
+                    break
+
+            y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
+            var_y = np.var(y_true)
+            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+            sps = int((global_step - start_step) / (time.time() - start_time))
+            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
+            writer.add_scalar("charts/SPS", sps, global_step)
+            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
+            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
+            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
+            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
+            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
+            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
+            writer.add_scalar("losses/explained_variance", explained_var, global_step)
+            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
+            recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
+            print(f"update {iteration}/{num_iterations}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
+    except KeyboardInterrupt:
+        path = save_checkpoint(iteration - 1) if args.save_model else None
+        writer.close()
+        envs.close()
+        print(f"interrupted at global step {global_step}" + (f"; checkpoint: {path}" if path else ""), file=sys.stderr)
+        raise SystemExit(130) from None
+    envs.close()
+    checkpoint_path = save_checkpoint(iteration) if args.save_model else None
+
+    eval_returns = evaluate(agent, args, device, run_name) if args.eval_episodes > 0 else []
+    if eval_returns:
+        writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
+    wall_time = time.time() - start_time
+    summary = {
+        "script": SCRIPT,
+        "env_id": args.env_id,
+        "seed": args.seed,
+        "global_step": global_step,
+        "wall_time_s": round(wall_time, 2),
+        "sps": int((global_step - start_step) / wall_time) if global_step > start_step else None,
+        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
+        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
+        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
+        "eval_episodes": len(eval_returns),
+        "checkpoint": checkpoint_path,
+    }
+    with open(os.path.join(run_dir, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    writer.close()
+    if args.track:
+        wandb.finish()
+    if eval_returns:
+        print(f"eval: {np.mean(eval_returns):.2f} +- {np.std(eval_returns):.2f} over {len(eval_returns)} episodes")
+    print(f"summary: {os.path.join(run_dir, 'summary.json')}  (tensorboard --logdir runs)")
+    return summary
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Args))

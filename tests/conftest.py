@@ -1,0 +1,42 @@
+import glob
+import importlib
+import os
+import sys
+
+import pytest
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+# the discrete-action scripts: everything they share is tested on each of them
+DISCRETE_SCRIPTS = ["ppo_mlp_cartpole", "ppo_lstm"]
+# small, fast settings: 2 updates of 4 envs x 16 steps
+TINY = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, eval_episodes=0)
+
+
+@pytest.fixture(autouse=True)
+def _in_tmp_dir(tmp_path, monkeypatch):
+    """Every test writes its runs/ and videos/ into its own folder."""
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("WANDB_MODE", "offline")
+
+
+def load(name: str):
+    return importlib.import_module(name)
+
+
+def run(name: str, **kwargs) -> dict:
+    module = load(name)
+    return module.main(module.Args(**{**TINY, **kwargs}))
+
+
+def run_dirs() -> list[str]:
+    return sorted(glob.glob("runs/*/"), key=os.path.getmtime)
+
+
+def scalars(run_dir: str, tag: str) -> list[tuple[int, float]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    acc = EventAccumulator(run_dir, size_guidance={"scalars": 0})
+    acc.Reload()
+    return [(e.step, e.value) for e in acc.Scalars(tag)] if tag in acc.Tags()["scalars"] else []

@@ -1,0 +1,111 @@
+"""The recurrent core of ppo_lstm.py: one call over T steps equals T single steps with the state carried."""
+
+import gymnasium as gym
+import pytest
+import torch
+
+import ppo_lstm
+
+T, N = 12, 3
+# episode starts (time-major, (T, N)): env 0 starts one at t=0 and t=5, env 1 at t=7 and t=8 (a one-step
+# episode), env 2 never (its whole sequence continues the carried state)
+STARTS = torch.zeros(T, N)
+STARTS[0, 0] = STARTS[5, 0] = STARTS[7, 1] = STARTS[8, 1] = 1.0
+
+
+def make_agent(**kwargs) -> ppo_lstm.Agent:
+    torch.manual_seed(0)
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make("CartPoleNoVel-v1")])
+    return ppo_lstm.Agent(envs, ppo_lstm.Args(**kwargs))
+
+
+def random_inputs(agent):
+    g = torch.Generator().manual_seed(1)
+    obs = torch.randn(T * N, 4, generator=g)  # time-major: all N envs at t=0, then t=1, ...
+    h, c = agent.get_initial_state(N)
+    state = (torch.randn(h.shape, generator=g), torch.randn(c.shape, generator=g))  # non-zero: it must be used
+    actions = torch.randint(0, 2, (T * N,), generator=g)
+    return obs, state, actions
+
+
+def stepwise(agent, obs, state, done, actions):
+    logprobs, values = [], []
+    for t in range(T):
+        rows = slice(t * N, (t + 1) * N)
+        _, logprob, _, value, state = agent.get_action_and_value(obs[rows], state, done[rows], actions[rows])
+        logprobs.append(logprob)
+        values.append(value)
+    return torch.cat(logprobs), torch.cat(values), state
+
+
+@pytest.mark.parametrize("shared_lstm", [False, True])
+@pytest.mark.parametrize("fast_rnn", [True, False])
+def test_sequence_logprobs_match_stepwise(fast_rnn, shared_lstm):
+    agent = make_agent(fast_rnn=fast_rnn, shared_lstm=shared_lstm)
+    obs, state, actions = random_inputs(agent)
+    done = STARTS.reshape(-1)
+    with torch.no_grad():
+        _, logprob, _, value, (h, c) = agent.get_action_and_value(obs, state, done, actions)
+        ref_logprob, ref_value, (ref_h, ref_c) = stepwise(agent, obs, state, done, actions)
+    torch.testing.assert_close(logprob, ref_logprob, atol=1e-5, rtol=0)
+    torch.testing.assert_close(value, ref_value, atol=1e-5, rtol=0)
+    torch.testing.assert_close(h, ref_h, atol=1e-5, rtol=0)
+    torch.testing.assert_close(c, ref_c, atol=1e-5, rtol=0)
+    with torch.no_grad():  # get_value runs the same recurrence
+        torch.testing.assert_close(agent.get_value(obs, state, done), ref_value, atol=1e-5, rtol=0)
+
+
+def test_fast_and_stepwise_paths_agree_with_gradients():
+    fast, slow = make_agent(fast_rnn=True), make_agent(fast_rnn=False)
+    obs, state, actions = random_inputs(fast)
+    grads = []
+    for agent in (fast, slow):
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, STARTS.reshape(-1), actions)
+        (logprob.sum() + value.sum()).backward()
+        grads.append(torch.cat([p.grad.flatten() for p in agent.parameters()]))
+    torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)
+
+
+@pytest.mark.parametrize("fast_rnn", [True, False])
+def test_state_resets_where_an_episode_starts_and_nowhere_else(fast_rnn):
+    agent = make_agent(fast_rnn=fast_rnn)
+    obs, state, actions = random_inputs(agent)
+    done = STARTS.reshape(-1)
+    with torch.no_grad():
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions)
+        # env 0's episode from t=5 on must equal a fresh run from zeros over those steps alone
+        rows = [t * N for t in range(5, T)]
+        zero = tuple(s[:, :1] * 0 for s in state)
+        _, fresh, _, _, _ = agent.get_action_and_value(obs[rows], zero, torch.zeros(len(rows)), actions[rows])
+        torch.testing.assert_close(logprob[rows], fresh, atol=1e-5, rtol=0)
+        # env 2 has no start: its steps depend on the carried state (a state fed as zeros would differ)
+        rows = [t * N + 2 for t in range(T)]
+        _, _, _, from_zero, _ = agent.get_action_and_value(obs[rows], zero, torch.zeros(T), actions[rows])
+        assert (value[rows] - from_zero).abs().max() > 1e-3
+
+
+def test_no_reset_when_reset_state_on_done_is_off():
+    agent = make_agent(reset_state_on_done=False)
+    obs, state, actions = random_inputs(agent)
+    with torch.no_grad():
+        _, with_starts, _, _, _ = agent.get_action_and_value(obs, state, STARTS.reshape(-1), actions)
+        _, without, _, _, _ = agent.get_action_and_value(obs, state, torch.zeros(T * N), actions)
+    torch.testing.assert_close(with_starts, without)
+
+
+def test_time_major_order_is_respected():
+    """Feeding the same data env-major instead of time-major must change the result (the reshape is not a no-op)."""
+    agent = make_agent()
+    obs, state, actions = random_inputs(agent)
+    env_major = obs.view(T, N, -1).transpose(0, 1).reshape(T * N, -1)
+    with torch.no_grad():
+        _, _, _, a, _ = agent.get_action_and_value(obs, state, torch.zeros(T * N), actions)
+        _, _, _, b, _ = agent.get_action_and_value(env_major, state, torch.zeros(T * N), actions)
+    assert (a - b).abs().max() > 1e-3
+
+
+def test_initial_state_is_zeros_of_the_documented_shape():
+    for shared, num_lstms in [(True, 1), (False, 2)]:
+        h, c = make_agent(shared_lstm=shared, rnn_hidden_size=16).get_initial_state(5)
+        assert h.shape == c.shape == (num_lstms, 5, 16)
+        assert not h.any() and not c.any()

@@ -1,0 +1,137 @@
+"""The training loop of the discrete-action scripts: replay, GAE, autoreset, determinism, checkpoints."""
+
+import json
+import os
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from conftest import DISCRETE_SCRIPTS, load, run, run_dirs, scalars
+
+
+@pytest.mark.parametrize("shared_lstm", [False, True])
+@pytest.mark.parametrize("fast_rnn", [True, False])
+@pytest.mark.parametrize("seq_len", [0, 8])
+def test_first_minibatch_ratio_is_one(seq_len, fast_rnn, shared_lstm):
+    """Training replays each sequence from its stored state: the first minibatch sees the rollout's own logprobs."""
+    run("ppo_lstm", seq_len=seq_len, fast_rnn=fast_rnn, shared_lstm=shared_lstm, num_minibatches=2)
+    errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
+    assert len(errors) == 2
+    assert max(errors) < 1e-5
+
+
+def test_minibatches_hold_whole_sequences_of_fixed_size(monkeypatch):
+    """With --seq-len 8 every minibatch has the same number of sequences, whatever the episode boundaries."""
+    ppo_lstm = load("ppo_lstm")
+    sizes = []
+    original = ppo_lstm.Agent.get_action_and_value
+
+    def spy(self, obs, state, done, action=None, deterministic=False):
+        if action is not None:
+            sizes.append((obs.shape[0], state[0].shape[1]))
+        return original(self, obs, state, done, action, deterministic)
+
+    monkeypatch.setattr(ppo_lstm.Agent, "get_action_and_value", spy)
+    run("ppo_lstm", seq_len=8, num_minibatches=4)  # 4 envs x 16 steps = 8 sequences of 8 -> 4 minibatches of 2
+    assert set(sizes) == {(16, 2)}
+
+
+@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+def test_gae_matches_hand_computed_reference(name):
+    compute_gae = load(name).compute_gae
+    gamma, lam = 0.9, 0.8
+    # one env, 5 steps: step 1 terminates, step 3 is cut by the time limit (its final obs is worth 2.0)
+    rewards = torch.tensor([[1.0], [2.0], [0.5], [1.0], [3.0]])
+    values = torch.tensor([[0.5], [1.0], [0.2], [0.4], [0.6]])
+    terminations = torch.tensor([[0.0], [1.0], [0.0], [0.0], [0.0]])
+    truncations = torch.tensor([[0.0], [0.0], [0.0], [1.0], [0.0]])
+    final_values = torch.tensor([[0.0], [0.0], [0.0], [2.0], [0.0]])
+    next_value = torch.tensor([0.7])
+    advantages, returns = compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, lam)
+    d4 = 3.0 + gamma * 0.7 - 0.6
+    d3 = 1.0 + gamma * 2.0 - 0.4  # bootstrapped from the final obs, and the trace stops there
+    d2 = 0.5 + gamma * 0.4 - 0.2
+    d1 = 2.0 - 1.0  # terminated: no bootstrap
+    d0 = 1.0 + gamma * 1.0 - 0.5
+    expected = [d0 + gamma * lam * d1, d1, d2 + gamma * lam * d3, d3, d4]
+    torch.testing.assert_close(advantages.flatten(), torch.tensor(expected))
+    torch.testing.assert_close(returns, advantages + values)
+
+
+def capture_gae_inputs(module, monkeypatch) -> list[dict]:
+    calls, original = [], module.compute_gae
+
+    def spy(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
+        calls.append(
+            {"terminations": terminations.clone(), "truncations": truncations.clone(), "final_values": final_values.clone()}
+        )
+        return original(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda)
+
+    monkeypatch.setattr(module, "compute_gae", spy)
+    return calls
+
+
+@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+def test_no_autoreset_transition_is_stored(name, monkeypatch):
+    """CueRecall-v0 episodes last exactly 12 steps: stored episodes must too (a dummy step would make 13)."""
+    calls = capture_gae_inputs(load(name), monkeypatch)
+    run(name, env_id="CueRecall-v0", num_steps=24, total_timesteps=4 * 24 * 2)
+    ends = torch.cat([c["terminations"] + c["truncations"] for c in calls])  # (2 * 24, N), the rollouts in order
+    for env in range(ends.shape[1]):
+        assert torch.nonzero(ends[:, env]).flatten().tolist() == [11, 23, 35, 47]
+
+
+gym.register("ShortCartPole-v1", entry_point="gymnasium.envs.classic_control:CartPoleEnv", max_episode_steps=6)
+
+
+@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+def test_truncation_is_bootstrapped_from_the_final_observation(name, monkeypatch):
+    calls = capture_gae_inputs(load(name), monkeypatch)
+    run(name, env_id="ShortCartPole-v1")
+    truncations = torch.cat([c["truncations"] for c in calls])
+    terminations = torch.cat([c["terminations"] for c in calls])
+    final_values = torch.cat([c["final_values"] for c in calls])
+    cut = (truncations == 1) & (terminations == 0)
+    assert cut.sum() > 0
+    assert (final_values[cut] != 0).all()  # the critic's value of the final obs, not a zero
+    assert (final_values[~cut] == 0).all()
+
+
+@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+def test_same_seed_gives_identical_episodic_returns(name):
+    returns = []
+    for _ in range(2):
+        run(name, torch_deterministic=True, total_timesteps=256)
+        returns.append(scalars(run_dirs()[-1], "charts/episodic_return"))
+    assert len(returns[0]) > 5
+    assert returns[0] == returns[1]
+
+
+@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+def test_save_then_evaluate_and_resume(name):
+    trained = run(name, save_model=True, eval_episodes=3)
+    assert trained["global_step"] == 128 and os.path.isfile(trained["checkpoint"])
+    with open(os.path.join(os.path.dirname(trained["checkpoint"]), "summary.json")) as f:
+        assert json.load(f) == trained
+
+    evaluated = run(name, eval_checkpoint=trained["checkpoint"], eval_episodes=3)
+    assert evaluated["eval_mean_return"] == trained["eval_mean_return"]
+    assert evaluated["global_step"] == trained["global_step"]
+
+    resumed = run(name, resume=trained["checkpoint"], total_timesteps=256)
+    assert resumed["global_step"] == 256  # 2 more updates on top of the saved 2
+    steps = [s for s, _ in scalars(run_dirs()[-1], "charts/SPS")]
+    assert steps == [192, 256]
+    saved = torch.load(trained["checkpoint"], weights_only=False)
+    assert saved["global_step"] == 128 and saved["iteration"] == 2
+
+
+def test_resume_restores_normalisation_statistics():
+    ppo_lstm = load("ppo_lstm")
+    trained = run("ppo_lstm", save_model=True)
+    saved = torch.load(trained["checkpoint"], weights_only=False)["obs_rms"]
+    assert saved["count"] > 100
+    rms = ppo_lstm.RunningMeanStd((4,))
+    rms.__dict__.update(saved)
+    np.testing.assert_array_equal(rms.mean, saved["mean"])
