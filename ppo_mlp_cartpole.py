@@ -83,6 +83,10 @@ class Args:
     """the maximum norm for the gradient clipping"""
     target_kl: float | None = None
     """the target KL divergence threshold"""
+    norm_obs: bool = True
+    """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
+    norm_reward: bool = True
+    """scale rewards by the running standard deviation of the discounted return"""
 
     # Observations
     frame_stack: int = 1
@@ -170,6 +174,23 @@ def make_env(env_id: str, frame_stack: int, render_mode: str | None = None):
     return thunk
 
 
+class RunningMeanStd:
+    """Running mean and variance over batches (the parallel algorithm of Chan et al.)."""
+
+    def __init__(self, shape: tuple = ()):
+        self.mean, self.var, self.count = np.zeros(shape), np.ones(shape), 1e-4
+
+    def update(self, x: np.ndarray) -> None:
+        delta, n = x.mean(0) - self.mean, x.shape[0]
+        total = self.count + n
+        self.mean = self.mean + delta * n / total
+        self.var = (self.var * self.count + x.var(0) * n + delta**2 * self.count * n / total) / total
+        self.count = total
+
+    def normalize(self, x: np.ndarray) -> np.ndarray:
+        return np.clip((x - self.mean) / np.sqrt(self.var + 1e-8), -10.0, 10.0)
+
+
 def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Module:
     torch.nn.init.orthogonal_(layer.weight, std)
     torch.nn.init.constant_(layer.bias, bias_const)
@@ -219,8 +240,8 @@ def compute_gae(rewards, values, terminations, truncations, final_values, next_v
     return advantages, advantages + values
 
 
-def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str) -> list[float]:
-    """Full episodes on a fresh env, deterministic actions."""
+def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
+    """Full episodes on a fresh env, deterministic actions; observations normalised with the training statistics, frozen."""
     env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None)()
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
@@ -230,8 +251,8 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str) -> l
         episode_return, ended = 0.0, False
         while not ended:
             with torch.no_grad():
-                obs_t = torch.as_tensor(obs, dtype=torch.float32, device=device).view(1, -1)
-                action, _, _, _ = agent.get_action_and_value(obs_t, deterministic=True)
+                obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
+                action, _, _, _ = agent.get_action_and_value(obs_t.view(1, -1), deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(action.item())
             episode_return, ended = episode_return + float(reward), terminated or truncated
         returns.append(episode_return)
@@ -300,10 +321,13 @@ def main(args: Args) -> dict:
     check_spaces(envs)
     agent = Agent(envs, args).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    obs_rms, return_rms = RunningMeanStd(envs.single_observation_space.shape), RunningMeanStd()
     global_step, start_iteration = 0, 1
     if checkpoint is not None:
         agent.load_state_dict(checkpoint["model"])
         optimizer.load_state_dict(checkpoint["optimizer"])
+        obs_rms.__dict__.update(checkpoint["obs_rms"])
+        return_rms.__dict__.update(checkpoint["return_rms"])
         global_step, start_iteration = checkpoint["global_step"], checkpoint["iteration"] + 1
 
     writer = SummaryWriter(run_dir)
@@ -319,6 +343,7 @@ def main(args: Args) -> dict:
         path = os.path.join(run_dir, f"{args.exp_name}.pt")
         model, opt = agent.state_dict(), optimizer.state_dict()
         torch.save({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": model, "optimizer": opt,
+                    "obs_rms": vars(obs_rms), "return_rms": vars(return_rms),
                     "global_step": global_step, "iteration": iteration}, path)  # fmt: skip
         return path
 
@@ -329,10 +354,18 @@ def main(args: Args) -> dict:
         torch.zeros((args.num_steps, args.num_envs), device=device) for _ in range(6)
     )
 
+    def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
+        if args.norm_obs:
+            if update:
+                obs_rms.update(obs_np)
+            obs_np = obs_rms.normalize(obs_np)
+        return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
+
     next_obs, _ = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
-    next_obs = torch.as_tensor(next_obs, dtype=torch.float32, device=device)
+    next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
+    discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
     start_time, start_step, iteration = time.time(), global_step, start_iteration - 1
     try:
@@ -349,20 +382,28 @@ def main(args: Args) -> dict:
                 values[step], actions[step], logprobs[step] = value.flatten(), action, logprob
 
                 next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy())
-                rewards[step] = torch.as_tensor(reward, device=device)
+                ended = terminated | truncated
+                if args.norm_reward:
+                    discounted_return = discounted_return * args.gamma + reward
+                    return_rms.update(discounted_return)
+                    discounted_return[ended] = 0.0
+                rewards[step] = torch.as_tensor(
+                    reward / np.sqrt(return_rms.var + 1e-8) if args.norm_reward else reward, dtype=torch.float32, device=device
+                )
+
                 terminations[step] = torch.as_tensor(terminated, device=device)
                 truncations[step] = torch.as_tensor(truncated, device=device)
                 cut = np.flatnonzero(truncated & ~terminated)
                 if len(cut):  # bootstrap a time-limit cut from its final obs
-                    final_obs = torch.as_tensor(np.stack(infos["final_obs"][cut]), dtype=torch.float32, device=device)
+                    final_obs = prepare(np.stack(infos["final_obs"][cut]), update=False)
                     with torch.no_grad():
                         v = agent.get_value(final_obs)
                     final_values[step, cut] = v.flatten()
-                next_obs = torch.as_tensor(next_obs_np, dtype=torch.float32, device=device)
+                next_obs = prepare(next_obs_np)
 
                 episode_return += reward
                 episode_length += 1
-                for i in np.flatnonzero(terminated | truncated):
+                for i in np.flatnonzero(ended):
                     recent_returns = (recent_returns + [episode_return[i]])[-20:]
                     writer.add_scalar("charts/episodic_return", episode_return[i], global_step)
                     writer.add_scalar("charts/episodic_length", episode_length[i], global_step)
@@ -449,7 +490,7 @@ def main(args: Args) -> dict:
     envs.close()
     checkpoint_path = save_checkpoint(iteration) if args.save_model else None
 
-    eval_returns = evaluate(agent, args, device, run_name) if args.eval_episodes > 0 else []
+    eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     wall_time = time.time() - start_time
