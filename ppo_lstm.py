@@ -336,11 +336,8 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
                 action, _, _, _, state = agent.get_action_and_value(obs_t.view(1, -1), state, start, deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(action.item())
-            episode_return, ended, start = (
-                episode_return + float(reward),
-                terminated or truncated,
-                torch.zeros(1, device=device),
-            )
+            episode_return, ended = episode_return + float(reward), terminated or truncated
+            start = torch.zeros(1, device=device)
         returns.append(episode_return)
         obs, _ = env.reset()
     env.close()
@@ -581,16 +578,13 @@ def main(args: Args) -> dict:
             var_y = np.var(y_true)
             explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-            writer.add_scalar("charts/SPS", sps, global_step)
-            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
-            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
-            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
-            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
-            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
-            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
-            writer.add_scalar("losses/explained_variance", explained_var, global_step)
-            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
+            for key, value in [("charts/learning_rate", optimizer.param_groups[0]["lr"]), ("charts/SPS", sps),
+                               ("losses/value_loss", v_loss.item()), ("losses/policy_loss", pg_loss.item()),
+                               ("losses/entropy", entropy_loss.item()), ("losses/old_approx_kl", old_approx_kl.item()),
+                               ("losses/approx_kl", approx_kl.item()), ("losses/clipfrac", np.mean(clipfracs)),
+                               ("losses/explained_variance", explained_var),
+                               ("losses/first_ratio_error", first_ratio_error)]:  # fmt: skip
+                writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{num_iterations}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except KeyboardInterrupt:
@@ -600,25 +594,18 @@ def main(args: Args) -> dict:
         print(f"interrupted at global step {global_step}" + (f"; checkpoint: {path}" if path else ""), file=sys.stderr)
         raise SystemExit(130) from None
     envs.close()
+    train_time = time.time() - start_time
     checkpoint_path = save_checkpoint(iteration) if args.save_model else None
 
     eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
-    wall_time = time.time() - start_time
-    summary = {
-        "script": SCRIPT,
-        "env_id": args.env_id,
-        "seed": args.seed,
-        "global_step": global_step,
-        "wall_time_s": round(wall_time, 2),
-        "sps": int((global_step - start_step) / wall_time) if global_step > start_step else None,
-        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
-        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
-        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
-        "eval_episodes": len(eval_returns),
-        "checkpoint": checkpoint_path,
-    }
+    trained, mean_or_none = global_step - start_step, lambda xs: float(np.mean(xs)) if len(xs) else None
+    summary = {"script": SCRIPT, "env_id": args.env_id, "seed": args.seed, "global_step": global_step,
+               "wall_time_s": round(train_time, 2), "sps": int(trained / train_time) if trained else None,
+               "train_return_last20": mean_or_none(recent_returns), "eval_mean_return": mean_or_none(eval_returns),
+               "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
+               "eval_episodes": len(eval_returns), "checkpoint": checkpoint_path}  # fmt: skip
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     writer.close()
