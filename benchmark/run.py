@@ -1,0 +1,126 @@
+"""Run every (script, env, seed) combination as its own process and collect the results as CSV.
+
+    python benchmark/run.py --suite novel_classic --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1 --seeds 1 2 3
+
+Each run writes into benchmark/results/<suite>/runs/; a run whose summary.json exists is skipped, so an
+interrupted benchmark resumes. The collected files are results/<suite>/runs.csv (one row per run) and
+results/<suite>/curves.csv (long format: run, step, tag, value).
+"""
+
+import csv
+import glob
+import json
+import os
+import subprocess
+import sys
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+import tyro
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+CURVE_TAGS = ["charts/episodic_return", "charts/SPS", "eval/mean_return"]
+
+
+@dataclass
+class Args:
+    suite: str
+    """name of the results folder under benchmark/results/"""
+    scripts: list[str]
+    """scripts to run, e.g. ppo_lstm.py (a script may carry flags: 'ppo_mlp_cartpole.py --frame-stack 4')"""
+    env_ids: list[str]
+    """environment ids"""
+    seeds: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5])
+    """seeds"""
+    extra: str = ""
+    """flags added to every command"""
+    workers: int = 2
+    """runs at a time (each gets one torch thread)"""
+    dry_run: bool = False
+    """print the commands without running them"""
+    results_dir: str = os.path.join(ROOT, "benchmark", "results")
+    """where the suite's folder goes"""
+
+
+def run_label(script: str, env_id: str, seed: int) -> str:
+    """A file-name-safe name that identifies one run: script and its flags, env, seed."""
+    name = script.replace(".py", "").replace(" --", "__").replace(" ", "_").replace("-", "_")
+    return f"{name}__{env_id.replace(':', '_')}__{seed}"
+
+
+def commands(args: Args) -> list[tuple[str, list[str]]]:
+    """(label, argv) of every run, in a fixed order."""
+    out = []
+    for script in args.scripts:
+        for env_id in args.env_ids:
+            for seed in args.seeds:
+                label = run_label(script, env_id, seed)
+                argv = [sys.executable, *script.split(), "--env-id", env_id, "--seed", str(seed), "--exp-name", label]
+                out.append((label, argv + args.extra.split()))
+    return out
+
+
+def finished(suite_dir: str, label: str) -> str | None:
+    found = glob.glob(os.path.join(suite_dir, "runs", "runs", f"*__{label}__*", "summary.json"))
+    return found[0] if found else None
+
+
+def launch(suite_dir: str, label: str, argv: list[str]) -> int:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    argv = [argv[0], os.path.join(ROOT, argv[1]), *argv[2:]]
+    os.makedirs(os.path.join(suite_dir, "logs"), exist_ok=True)
+    with open(os.path.join(suite_dir, "logs", f"{label}.log"), "w") as log:
+        return subprocess.call(argv, cwd=os.path.join(suite_dir, "runs"), stdout=log, stderr=subprocess.STDOUT, env=env)
+
+
+def read_scalars(run_dir: str) -> list[tuple[int, str, float]]:
+    from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
+
+    acc = EventAccumulator(run_dir, size_guidance={"scalars": 0})
+    acc.Reload()
+    return [(e.step, tag, e.value) for tag in CURVE_TAGS if tag in acc.Tags()["scalars"] for e in acc.Scalars(tag)]
+
+
+def collect(suite_dir: str, labels: list[str]) -> None:
+    """Write runs.csv and curves.csv from the finished runs among `labels`."""
+    rows, curves = [], []
+    for label in labels:
+        path = finished(suite_dir, label)
+        if path is None:
+            continue
+        with open(path) as f:
+            summary = json.load(f)
+        script_flags, _, _ = label.rpartition("__")[0].rpartition("__")
+        rows.append({"run": label, "variant": script_flags, **summary})
+        curves += [(label, step, tag, value) for step, tag, value in read_scalars(os.path.dirname(path))]
+    if not rows:
+        return
+    with open(os.path.join(suite_dir, "runs.csv"), "w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    with open(os.path.join(suite_dir, "curves.csv"), "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["run", "step", "tag", "value"])
+        writer.writerows(curves)
+
+
+def main(args: Args) -> None:
+    suite_dir = os.path.join(args.results_dir, args.suite)
+    os.makedirs(os.path.join(suite_dir, "runs"), exist_ok=True)
+    todo = [(label, argv) for label, argv in commands(args) if not finished(suite_dir, label)]
+    print(f"{len(todo)} runs to do, {len(commands(args)) - len(todo)} already finished")
+    if args.dry_run:
+        print("\n".join(" ".join(argv) for _, argv in todo))
+        return
+    start = time.time()
+    with ThreadPoolExecutor(args.workers) as pool:
+        for (label, _), code in zip(todo, pool.map(lambda job: launch(suite_dir, *job), todo), strict=True):
+            print(f"{label}: {'ok' if code == 0 else f'exit {code}'} ({time.time() - start:.0f}s)", flush=True)
+    collect(suite_dir, [label for label, _ in commands(args)])
+    print(f"results: {os.path.join(suite_dir, 'runs.csv')}")
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Args))

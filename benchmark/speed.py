@@ -1,0 +1,129 @@
+"""Steps per second of ppo_lstm.py against sb3-contrib's RecurrentPPO, and of its fast against its per-step
+recurrent training path; every figure of one invocation comes from the same run on the same machine.
+
+    python benchmark/speed.py            # writes benchmark/results/speed/speed.json and prints a table
+
+Matched settings (rl-baselines3-zoo's CartPoleNoVel-v1 recipe): 8 envs, 32 steps, one minibatch, 20 epochs,
+LSTM hidden 64 with a separate critic LSTM, observation and reward normalisation; one torch thread each,
+one process at a time.
+"""
+
+import json
+import os
+import platform
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+
+import tyro
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+sys.path.insert(0, ROOT)
+
+SB3 = """
+import sys, time, torch
+sys.path.insert(0, {root!r})
+import ppo_lstm  # registers CartPoleNoVel-v1
+from sb3_contrib import RecurrentPPO
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import VecNormalize
+torch.set_num_threads(1)
+env = VecNormalize(make_vec_env("CartPoleNoVel-v1", n_envs=8, seed={seed}), gamma=0.98)
+model = RecurrentPPO("MlpLstmPolicy", env, n_steps=32, batch_size=256, n_epochs=20, gamma=0.98, gae_lambda=0.8,
+    learning_rate=1e-3, ent_coef=0.0, seed={seed}, device="cpu", policy_kwargs=dict(lstm_hidden_size=64,
+    ortho_init=False, enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])))
+start = time.time()
+model.learn({steps})
+print("SPS", {steps} / (time.time() - start))
+"""
+
+OURS = """
+import sys, io, contextlib
+sys.path.insert(0, {root!r})
+import ppo_lstm
+args = ppo_lstm.Args(seed={seed}, total_timesteps={steps}, eval_episodes=0, cuda=False{flags})
+with contextlib.redirect_stdout(io.StringIO()):
+    summary = ppo_lstm.main(args)
+print("SPS", summary["sps"])
+"""
+
+
+@dataclass
+class Args:
+    steps: int = 20_480
+    """environment steps per measured run"""
+    seeds: tuple[int, ...] = (1, 2)
+    """each seed is one run of each contender"""
+    update_repeats: int = 10
+    """repeats of the update-phase timing"""
+
+
+def measure(code: str) -> float:
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp", check=True)
+    return float(out.stdout.split("SPS")[-1])
+
+
+def update_phase_ms(fast: bool, num_steps: int, episode_length: int, repeats: int) -> float:
+    """One PPO update's forward and backward passes (8 envs x num_steps, 1 minibatch) with episode starts at a
+    given mean spacing, through ppo_lstm.Agent's fast or per-step path."""
+    import gymnasium as gym
+    import torch
+
+    import ppo_lstm
+
+    torch.set_num_threads(1)
+    torch.manual_seed(0)
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make("CartPoleNoVel-v1")])
+    agent = ppo_lstm.Agent(envs, ppo_lstm.Args(fast_rnn=fast))
+    obs, starts = torch.randn(num_steps * 8, 4), (torch.rand(num_steps * 8) < 1 / episode_length).float()
+    state, actions = agent.get_initial_state(8), torch.randint(0, 2, (num_steps * 8,))
+
+    def update():
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, starts, actions)
+        (logprob.sum() + value.sum()).backward()
+
+    update()
+    begin = time.perf_counter()
+    for _ in range(repeats):
+        update()
+    return (time.perf_counter() - begin) / repeats * 1000
+
+
+def machine() -> dict:
+    import torch
+
+    cpu = next((line.split(":")[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    return {"cpu": cpu, "cores": os.cpu_count(), "torch": torch.__version__, "python": platform.python_version(), "threads": 1}
+
+
+def main(args: Args) -> None:
+    result = {"machine": machine(), "command": "python benchmark/speed.py " + " ".join(sys.argv[1:]), "runs": []}
+    contenders = {
+        "sb3-contrib RecurrentPPO": SB3,
+        "ppo_lstm.py": OURS.replace("{flags}", ""),
+        "ppo_lstm.py --shared-lstm": OURS.replace("{flags}", ", shared_lstm=True"),
+    }
+    for seed in args.seeds:
+        for name, code in contenders.items():
+            sps = measure(code.format(root=ROOT, seed=seed, steps=args.steps))
+            result["runs"].append({"contender": name, "seed": seed, "steps": args.steps, "sps": round(sps, 1)})
+            print(f"{name:28s} seed {seed}: {sps:7.1f} steps/s", flush=True)
+    mean = {name: sum(r["sps"] for r in result["runs"] if r["contender"] == name) / len(args.seeds) for name in contenders}
+    result["sps_mean"] = {k: round(v, 1) for k, v in mean.items()}
+    result["ratio_vs_sb3"] = {k: round(v / mean["sb3-contrib RecurrentPPO"], 2) for k, v in mean.items()}
+    result["update_phase_ms"] = []
+    for episode_length in (20, 200):
+        fast, slow = (update_phase_ms(f, 128, episode_length, args.update_repeats) for f in (True, False))
+        result["update_phase_ms"].append({"num_steps": 128, "mean_episode_length": episode_length, "fast_ms": round(fast, 1),
+                                          "per_step_ms": round(slow, 1), "speedup": round(slow / fast, 2)})  # fmt: skip
+    out_dir = os.path.join(ROOT, "benchmark", "results", "speed")
+    os.makedirs(out_dir, exist_ok=True)
+    with open(os.path.join(out_dir, "speed.json"), "w") as f:
+        json.dump(result, f, indent=2)
+    print(json.dumps({k: result[k] for k in ["ratio_vs_sb3", "update_phase_ms"]}, indent=2))
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Args))
