@@ -328,8 +328,8 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
     returns = []
-    obs, _ = env.reset(seed=args.seed + 100_000)
-    for _ in range(args.eval_episodes):
+    for episode in range(args.eval_episodes):
+        obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
         state, start, episode_return, ended = agent.get_initial_state(1), torch.ones(1, device=device), 0.0, False
         while not ended:
             with torch.no_grad():
@@ -339,7 +339,6 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
             episode_return, ended = episode_return + float(reward), terminated or truncated
             start = torch.zeros(1, device=device)
         returns.append(episode_return)
-        obs, _ = env.reset()
     env.close()
     return returns
 

@@ -135,3 +135,15 @@ def test_resume_restores_normalisation_statistics():
     rms = ppo_lstm.RunningMeanStd((4,))
     rms.__dict__.update(saved)
     np.testing.assert_array_equal(rms.mean, saved["mean"])
+
+
+@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+def test_capture_video_records_each_evaluation_episode(name):
+    run(name, eval_episodes=2, capture_video=True)
+    videos = [f for _, _, files in os.walk("videos") for f in files if f.endswith(".mp4")]
+    assert len(videos) == 2
+
+
+def test_track_writes_an_offline_wandb_run():
+    run("ppo_lstm", track=True)  # WANDB_MODE=offline is set for every test
+    assert any(d.startswith("offline-run-") for d in os.listdir("wandb"))
