@@ -42,3 +42,13 @@ def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
     capsys.readouterr()
     bench.main(args)  # everything is finished: nothing runs again
     assert "0 runs to do, 1 already finished" in capsys.readouterr().out
+
+
+def test_steps_to_threshold_uses_the_mean_of_the_last_twenty_episodes():
+    sys.path.insert(0, os.path.join(ROOT, "benchmark"))
+    import report
+
+    curve = [(100 * i, 400.0) for i in range(1, 21)] + [(2100 + 100 * i, 500.0) for i in range(20)]
+    # the 20-episode mean first reaches 475 once 15 of the last 20 episodes score 500: (5 * 400 + 15 * 500) / 20
+    assert report.steps_to_threshold(curve, 475) == 2100 + 100 * 14
+    assert report.steps_to_threshold(curve[:20], 475) is None

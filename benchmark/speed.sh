@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+# Steps per second against sb3-contrib's RecurrentPPO, and fast against per-step training (needs benchmark/requirements.txt).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python benchmark/speed.py
+python benchmark/report.py
