@@ -74,6 +74,8 @@ class Args:
     """toggles advantages normalization"""
     clip_coef: float = 0.2
     """the surrogate clipping coefficient"""
+    anneal_clip: bool = True
+    """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
     clip_vloss: bool = True
     """toggles whether or not to use a clipped loss for the value function"""
     ent_coef: float = 0.0
@@ -463,8 +465,10 @@ def main(args: Args) -> dict:
     start_time, start_step, iteration = time.time(), global_step, start_iteration - 1
     try:
         for iteration in range(start_iteration, 0 if args.eval_checkpoint else num_iterations + 1):
+            frac = 1.0 - (iteration - 1.0) / num_iterations
             if args.anneal_lr:
-                optimizer.param_groups[0]["lr"] = (1.0 - (iteration - 1.0) / num_iterations) * args.learning_rate
+                optimizer.param_groups[0]["lr"] = frac * args.learning_rate
+            clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
@@ -539,7 +543,7 @@ def main(args: Args) -> dict:
                     with torch.no_grad():
                         old_approx_kl = (-logratio).mean()
                         approx_kl = ((ratio - 1) - logratio).mean()
-                        clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
+                        clipfracs += [((ratio - 1.0).abs() > clip_coef).float().mean().item()]
                         if first_ratio_error is None:  # the replay must reproduce the rollout: ratio 1 here
                             first_ratio_error = (ratio - 1.0).abs().max().item()
 
@@ -547,13 +551,13 @@ def main(args: Args) -> dict:
                     if args.norm_adv:
                         mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
                     pg_loss1 = -mb_advantages * ratio
-                    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
+                    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
                     pg_loss = torch.max(pg_loss1, pg_loss2).mean()
 
                     newvalue, mb_returns, mb_values = newvalue.view(-1), take(b_returns, mb), take(b_values, mb)
                     if args.clip_vloss:
                         v_loss_unclipped = (newvalue - mb_returns) ** 2
-                        v_clipped = mb_values + torch.clamp(newvalue - mb_values, -args.clip_coef, args.clip_coef)
+                        v_clipped = mb_values + torch.clamp(newvalue - mb_values, -clip_coef, clip_coef)
                         v_loss_max = torch.max(v_loss_unclipped, (v_clipped - mb_returns) ** 2)
                         v_loss = 0.5 * v_loss_max.mean()
                     else:

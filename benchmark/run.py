@@ -43,10 +43,13 @@ class Args:
     """where the suite's folder goes"""
 
 
+def variant_name(script: str) -> str:
+    """'ppo_mlp_cartpole.py --frame-stack 4' -> 'ppo_mlp_cartpole__frame_stack_4': a file-name-safe variant name"""
+    return script.replace(".py", "").replace(" --", "__").replace(" ", "_").replace("-", "_")
+
+
 def run_label(script: str, env_id: str, seed: int) -> str:
-    """A file-name-safe name that identifies one run: script and its flags, env, seed."""
-    name = script.replace(".py", "").replace(" --", "__").replace(" ", "_").replace("-", "_")
-    return f"{name}__{env_id.replace(':', '_')}__{seed}"
+    return f"{variant_name(script)}__{env_id.replace(':', '_')}__{seed}"
 
 
 def commands(args: Args) -> list[tuple[str, list[str]]]:
@@ -56,13 +59,23 @@ def commands(args: Args) -> list[tuple[str, list[str]]]:
         for env_id in args.env_ids:
             for seed in args.seeds:
                 label = run_label(script, env_id, seed)
-                argv = [sys.executable, *script.split(), "--env-id", env_id, "--seed", str(seed), "--exp-name", label]
+                argv = [
+                    sys.executable,
+                    *script.split(),
+                    "--env-id",
+                    env_id,
+                    "--seed",
+                    str(seed),
+                    "--exp-name",
+                    variant_name(script),
+                ]
                 out.append((label, argv + args.extra.split()))
     return out
 
 
 def finished(suite_dir: str, label: str) -> str | None:
-    found = glob.glob(os.path.join(suite_dir, "runs", "runs", f"*__{label}__*", "summary.json"))
+    variant, env_id, seed = label.rsplit("__", 2)  # the script writes runs/{env_id}__{exp_name}__{seed}__{unix_time}
+    found = glob.glob(os.path.join(suite_dir, "runs", "runs", f"{env_id}__{variant}__{seed}__*", "summary.json"))
     return found[0] if found else None
 
 
@@ -91,8 +104,7 @@ def collect(suite_dir: str, labels: list[str]) -> None:
             continue
         with open(path) as f:
             summary = json.load(f)
-        script_flags, _, _ = label.rpartition("__")[0].rpartition("__")
-        rows.append({"run": label, "variant": script_flags, **summary})
+        rows.append({"run": label, "variant": label.rsplit("__", 2)[0], **summary})
         curves += [(label, step, tag, value) for step, tag, value in read_scalars(os.path.dirname(path))]
     if not rows:
         return

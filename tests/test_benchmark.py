@@ -24,7 +24,7 @@ def test_commands_cover_every_combination_with_flags():
     ]
     assert cmds["ppo_mlp_cartpole__frame_stack_4__CartPoleNoVel-v1__2"][1:] == [
         "ppo_mlp_cartpole.py", "--frame-stack", "4", "--env-id", "CartPoleNoVel-v1", "--seed", "2",
-        "--exp-name", "ppo_mlp_cartpole__frame_stack_4__CartPoleNoVel-v1__2", "--total-timesteps", "99",
+        "--exp-name", "ppo_mlp_cartpole__frame_stack_4", "--total-timesteps", "99",
     ]  # fmt: skip
 
 
