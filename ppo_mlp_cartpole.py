@@ -53,7 +53,7 @@ class Args:
     """the id of the environment (`module:EnvId` imports the module first)"""
     total_timesteps: int = 100_000
     """total timesteps of the experiment"""
-    learning_rate: float = 5e-4
+    learning_rate: float = 1e-3
     """the learning rate of the optimizer"""
     num_envs: int = 8
     """the number of parallel game environments"""
@@ -73,7 +73,7 @@ class Args:
     """toggles advantages normalization"""
     clip_coef: float = 0.2
     """the surrogate clipping coefficient"""
-    anneal_clip: bool = False
+    anneal_clip: bool = True
     """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
     clip_vloss: bool = True
     """toggles whether or not to use a clipped loss for the value function"""

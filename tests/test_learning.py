@@ -8,7 +8,7 @@ pytestmark = pytest.mark.learning
 
 def train(name: str, **kwargs) -> dict:
     module = load(name)
-    return module.main(module.Args(eval_episodes=10, **kwargs))
+    return module.main(module.Args(**{"eval_episodes": 10, **kwargs}))
 
 
 def test_lstm_solves_cartpole_without_velocities():
