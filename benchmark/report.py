@@ -74,7 +74,8 @@ def main() -> None:
     parts = []
     if os.path.exists(os.path.join(RESULTS, "novel_classic", "runs.csv")):
         parts += ["### Masked-velocity and memory tasks (`benchmark/novel_classic.sh`)", "", suite_table("novel_classic"), "",
-                  "SPS here was measured with other runs sharing the machine; the speed table is the controlled figure.", ""]  # fmt: skip
+                  "SPS here was measured with other runs sharing the machine; "
+                  "the speed table is the controlled figure.", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "speed", "speed.json")):
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
     readme_path = os.path.join(ROOT, "README.md")
