@@ -8,8 +8,10 @@ import pytest
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
 
-# the discrete-action scripts: everything they share is tested on each of them
+# the vector-observation scripts: everything they share is tested on each of them
 DISCRETE_SCRIPTS = ["ppo_mlp_cartpole", "ppo_lstm"]
+LSTM_SCRIPTS = ["ppo_lstm", "ppo_lstm_continuous"]
+VECTOR_SCRIPTS = [*DISCRETE_SCRIPTS, "ppo_lstm_continuous"]
 # small, fast settings: 2 updates of 4 envs x 16 steps
 TINY = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, eval_episodes=0)
 

@@ -5,16 +5,19 @@ import numpy as np
 import pytest
 from conftest import DISCRETE_SCRIPTS, load
 
+MASKED = [(name, *case) for name in DISCRETE_SCRIPTS for case in [
+    ("CartPoleNoVel-v1", "CartPole-v1", {}, [1, 3]), ("MountainCarNoVel-v0", "MountainCar-v0", {}, [1]),
+    ("LunarLanderNoVel-v3", "LunarLander-v3", {}, [2, 3, 5])]] + [
+    ("ppo_lstm_continuous", "PendulumNoVel-v1", "Pendulum-v1", {}, [2]),
+    ("ppo_lstm_continuous", "MountainCarContinuousNoVel-v0", "MountainCarContinuous-v0", {}, [1]),
+    ("ppo_lstm_continuous", "LunarLanderContinuousNoVel-v3", "LunarLander-v3", {"continuous": True}, [2, 3, 5])]  # fmt: skip
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
-@pytest.mark.parametrize(
-    "env_id, base_id, zeroed",
-    [("CartPoleNoVel-v1", "CartPole-v1", [1, 3]), ("MountainCarNoVel-v0", "MountainCar-v0", [1]),
-     ("LunarLanderNoVel-v3", "LunarLander-v3", [2, 3, 5])],
-)  # fmt: skip
-def test_masked_envs_zero_the_velocities_and_keep_the_shape(name, env_id, base_id, zeroed):
+
+@pytest.mark.parametrize("name, env_id, base_id, base_kwargs, zeroed", MASKED)
+def test_masked_envs_zero_the_velocities_and_keep_the_shape(name, env_id, base_id, base_kwargs, zeroed):
     load(name)
-    masked, full = gym.make(env_id), gym.make(base_id)
+    masked, full = gym.make(env_id), gym.make(base_id, **base_kwargs)
+    assert masked.action_space == full.action_space
     assert masked.observation_space.shape == full.observation_space.shape
     obs, _ = masked.reset(seed=3)
     ref, _ = full.reset(seed=3)

@@ -5,12 +5,13 @@ import signal
 import subprocess
 import sys
 import time
+from functools import partial
 
 import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import DISCRETE_SCRIPTS, ROOT, run
+from conftest import DISCRETE_SCRIPTS, LSTM_SCRIPTS, ROOT, VECTOR_SCRIPTS, run
 
 
 def one_line_error(capsys, name: str, **kwargs) -> str:
@@ -22,7 +23,7 @@ def one_line_error(capsys, name: str, **kwargs) -> str:
     return err
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 @pytest.mark.parametrize(
     "kwargs, says",
     [
@@ -37,16 +38,25 @@ def test_inconsistent_arguments_fail_before_any_env_is_built(capsys, name, kwarg
     assert not os.path.exists("runs")
 
 
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
 @pytest.mark.parametrize("kwargs, says", [({"seq_len": 32}, "larger than --num-steps"), ({"seq_len": 5}, "must divide")])
-def test_inconsistent_sequence_length_fails(capsys, kwargs, says):
-    assert says in one_line_error(capsys, "ppo_lstm", **kwargs)
+def test_inconsistent_sequence_length_fails(capsys, name, kwargs, says):
+    assert says in one_line_error(capsys, name, **kwargs)
     assert not os.path.exists("runs")
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+# per script: its own env ids, a masked id to misspell, and a plain id of its kind
+OWN = {"ppo_mlp_cartpole": ("CartPoleNoVel-v1", "CueRecall-v0"), "ppo_lstm": ("CartPoleNoVel-v1", "CueRecall-v0"),
+       "ppo_lstm_continuous": ("PendulumNoVel-v1", "LunarLanderContinuousNoVel-v3")}  # fmt: skip
+PLAIN = {"ppo_mlp_cartpole": "CartPole-v1", "ppo_lstm": "CartPole-v1", "ppo_lstm_continuous": "Pendulum-v1"}
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_unknown_env_id_names_close_matches_and_own_ids(capsys, name):
-    err = one_line_error(capsys, name, env_id="CartPoleNoVell-v1")
-    assert "'CartPoleNoVell-v1'" in err and "CartPoleNoVel-v1" in err and "CueRecall-v0" in err
+    masked, other_own = OWN[name]
+    typo = masked.replace("NoVel", "NoVell")
+    err = one_line_error(capsys, name, env_id=typo)
+    assert f"'{typo}'" in err and masked in err and other_own in err
 
 
 @pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
@@ -54,24 +64,27 @@ def test_continuous_actions_point_to_the_continuous_script(capsys, name):
     assert "ppo_lstm_continuous.py" in one_line_error(capsys, name, env_id="Pendulum-v1")
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+def test_discrete_actions_point_to_the_discrete_script(capsys):
+    assert "use ppo_lstm.py" in one_line_error(capsys, "ppo_lstm_continuous", env_id="CartPole-v1")
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_bad_checkpoints_are_named(capsys, name, tmp_path):
     assert "does not exist" in one_line_error(capsys, name, eval_checkpoint="missing.pt")
     (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
     assert "corrupt" in one_line_error(capsys, name, eval_checkpoint="junk.pt")
     torch.save({"script": "other.py", "env_id": "CartPole-v1"}, tmp_path / "other.pt")
     assert "not written by" in one_line_error(capsys, name, eval_checkpoint="other.pt")
-    saved = run(name, env_id="CueRecall-v0", save_model=True)["checkpoint"]
+    saved = run(name, env_id=OWN[name][0], save_model=True)["checkpoint"]
     capsys.readouterr()
-    assert "is for env 'CueRecall-v0'" in one_line_error(capsys, name, env_id="CartPole-v1", resume=saved)
+    assert f"is for env '{OWN[name][0]}'" in one_line_error(capsys, name, env_id=PLAIN[name], resume=saved)
 
 
 class NanRewardEnv(gym.Env):
     observation_space = gym.spaces.Box(-1.0, 1.0, (2,), np.float32)
-    action_space = gym.spaces.Discrete(2)
 
-    def __init__(self, render_mode=None):
-        pass
+    def __init__(self, continuous=False, render_mode=None):
+        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -82,11 +95,13 @@ class NanRewardEnv(gym.Env):
 
 
 gym.register("NanReward-v0", entry_point=NanRewardEnv, max_episode_steps=50)
+gym.register("NanRewardContinuous-v0", entry_point=partial(NanRewardEnv, True), max_episode_steps=50)
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, name):
-    err = one_line_error(capsys, name, env_id="NanReward-v0", norm_reward=False, save_model=True)
+    env_id = "NanRewardContinuous-v0" if name == "ppo_lstm_continuous" else "NanReward-v0"
+    err = one_line_error(capsys, name, env_id=env_id, norm_reward=False, save_model=True)
     assert "non-finite loss at update 1" in err
     path = err.split("last good checkpoint: ")[1]
     weights = torch.load(path, weights_only=False)["model"]
@@ -103,7 +118,7 @@ def cli(name: str, *flags: str, **popen) -> subprocess.Popen:
     )
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_command_line_error_has_no_traceback(name):
     out, err = cli(name, "--env-id", "NoSuchEnv-v0").communicate(timeout=60)
     assert err.startswith(f"{name}.py: error: unknown env id 'NoSuchEnv-v0'") and "Traceback" not in err
@@ -111,7 +126,7 @@ def test_command_line_error_has_no_traceback(name):
 
 
 def test_import_has_no_side_effects():
-    code = "import ppo_lstm, ppo_mlp_cartpole, os; print(sorted(os.listdir('.')))"
+    code = "import ppo_lstm, ppo_lstm_continuous, ppo_mlp_cartpole, os; print(sorted(os.listdir('.')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=os.getcwd(),
                          env={**os.environ, "PYTHONPATH": ROOT}, check=True).stdout  # fmt: skip
     assert out.strip() == "[]"

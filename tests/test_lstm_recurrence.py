@@ -1,10 +1,9 @@
-"""The recurrent core of ppo_lstm.py: one call over T steps equals T single steps with the state carried."""
+"""The recurrent core of the LSTM scripts: one call over T steps equals T single steps with the state carried."""
 
 import gymnasium as gym
 import pytest
 import torch
-
-import ppo_lstm
+from conftest import LSTM_SCRIPTS, load
 
 T, N = 12, 3
 # episode starts (time-major, (T, N)): env 0 starts one at t=0 and t=5, env 1 at t=7 and t=8 (a one-step
@@ -13,18 +12,23 @@ STARTS = torch.zeros(T, N)
 STARTS[0, 0] = STARTS[5, 0] = STARTS[7, 1] = STARTS[8, 1] = 1.0
 
 
-def make_agent(**kwargs) -> ppo_lstm.Agent:
+def make_agent(name: str = "ppo_lstm", **kwargs):
+    module = load(name)
     torch.manual_seed(0)
-    envs = gym.vector.SyncVectorEnv([lambda: gym.make("CartPoleNoVel-v1")])
-    return ppo_lstm.Agent(envs, ppo_lstm.Args(**kwargs))
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make(module.Args.env_id)])
+    return module.Agent(envs, module.Args(**kwargs))
 
 
 def random_inputs(agent):
     g = torch.Generator().manual_seed(1)
-    obs = torch.randn(T * N, 4, generator=g)  # time-major: all N envs at t=0, then t=1, ...
+    obs_dim = agent.lstm.input_size
+    obs = torch.randn(T * N, obs_dim, generator=g)  # time-major: all N envs at t=0, then t=1, ...
     h, c = agent.get_initial_state(N)
     state = (torch.randn(h.shape, generator=g), torch.randn(c.shape, generator=g))  # non-zero: it must be used
-    actions = torch.randint(0, 2, (T * N,), generator=g)
+    if hasattr(agent, "actor_logstd"):  # continuous: (T * N, action_dim) samples
+        actions = torch.randn(T * N, agent.actor_logstd.shape[1], generator=g)
+    else:
+        actions = torch.randint(0, 2, (T * N,), generator=g)
     return obs, state, actions
 
 
@@ -38,10 +42,11 @@ def stepwise(agent, obs, state, done, actions):
     return torch.cat(logprobs), torch.cat(values), state
 
 
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
 @pytest.mark.parametrize("shared_lstm", [False, True])
 @pytest.mark.parametrize("fast_rnn", [True, False])
-def test_sequence_logprobs_match_stepwise(fast_rnn, shared_lstm):
-    agent = make_agent(fast_rnn=fast_rnn, shared_lstm=shared_lstm)
+def test_sequence_logprobs_match_stepwise(name, fast_rnn, shared_lstm):
+    agent = make_agent(name, fast_rnn=fast_rnn, shared_lstm=shared_lstm)
     obs, state, actions = random_inputs(agent)
     done = STARTS.reshape(-1)
     with torch.no_grad():
@@ -55,8 +60,9 @@ def test_sequence_logprobs_match_stepwise(fast_rnn, shared_lstm):
         torch.testing.assert_close(agent.get_value(obs, state, done), ref_value, atol=1e-5, rtol=0)
 
 
-def test_fast_and_stepwise_paths_agree_with_gradients():
-    fast, slow = make_agent(fast_rnn=True), make_agent(fast_rnn=False)
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_fast_and_stepwise_paths_agree_with_gradients(name):
+    fast, slow = make_agent(name, fast_rnn=True), make_agent(name, fast_rnn=False)
     obs, state, actions = random_inputs(fast)
     grads = []
     for agent in (fast, slow):
@@ -66,9 +72,10 @@ def test_fast_and_stepwise_paths_agree_with_gradients():
     torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)
 
 
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
 @pytest.mark.parametrize("fast_rnn", [True, False])
-def test_state_resets_where_an_episode_starts_and_nowhere_else(fast_rnn):
-    agent = make_agent(fast_rnn=fast_rnn)
+def test_state_resets_where_an_episode_starts_and_nowhere_else(name, fast_rnn):
+    agent = make_agent(name, fast_rnn=fast_rnn)
     obs, state, actions = random_inputs(agent)
     done = STARTS.reshape(-1)
     with torch.no_grad():
@@ -84,8 +91,9 @@ def test_state_resets_where_an_episode_starts_and_nowhere_else(fast_rnn):
         assert (value[rows] - from_zero).abs().max() > 1e-3
 
 
-def test_no_reset_when_reset_state_on_done_is_off():
-    agent = make_agent(reset_state_on_done=False)
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_no_reset_when_reset_state_on_done_is_off(name):
+    agent = make_agent(name, reset_state_on_done=False)
     obs, state, actions = random_inputs(agent)
     with torch.no_grad():
         _, with_starts, _, _, _ = agent.get_action_and_value(obs, state, STARTS.reshape(-1), actions)
@@ -93,9 +101,10 @@ def test_no_reset_when_reset_state_on_done_is_off():
     torch.testing.assert_close(with_starts, without)
 
 
-def test_time_major_order_is_respected():
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_time_major_order_is_respected(name):
     """Feeding the same data env-major instead of time-major must change the result (the reshape is not a no-op)."""
-    agent = make_agent()
+    agent = make_agent(name)
     obs, state, actions = random_inputs(agent)
     env_major = obs.view(T, N, -1).transpose(0, 1).reshape(T * N, -1)
     with torch.no_grad():
@@ -104,8 +113,9 @@ def test_time_major_order_is_respected():
     assert (a - b).abs().max() > 1e-3
 
 
-def test_initial_state_is_zeros_of_the_documented_shape():
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_initial_state_is_zeros_of_the_documented_shape(name):
     for shared, num_lstms in [(True, 1), (False, 2)]:
-        h, c = make_agent(shared_lstm=shared, rnn_hidden_size=16).get_initial_state(5)
+        h, c = make_agent(name, shared_lstm=shared, rnn_hidden_size=16).get_initial_state(5)
         assert h.shape == c.shape == (num_lstms, 5, 16)
         assert not h.any() and not c.any()

@@ -1,4 +1,4 @@
-"""The training loop of the discrete-action scripts: replay, GAE, autoreset, determinism, checkpoints."""
+"""The training loop of the vector-observation scripts: replay, GAE, autoreset, determinism, checkpoints."""
 
 import json
 import os
@@ -7,37 +7,46 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import DISCRETE_SCRIPTS, load, run, run_dirs, scalars
+from conftest import LSTM_SCRIPTS, VECTOR_SCRIPTS, load, run, run_dirs, scalars
+
+gym.register("ShortCartPole-v1", entry_point="gymnasium.envs.classic_control:CartPoleEnv", max_episode_steps=6)
+gym.register("ShortPendulum-v1", entry_point="gymnasium.envs.classic_control:PendulumEnv", max_episode_steps=6)
+gym.register("Pendulum12-v1", entry_point="gymnasium.envs.classic_control:PendulumEnv", max_episode_steps=12)
+# per script: an env whose episodes all last 12 steps, and one cut by a time limit after 6 steps
+FIXED_LENGTH_ENV = {"ppo_mlp_cartpole": "CueRecall-v0", "ppo_lstm": "CueRecall-v0", "ppo_lstm_continuous": "Pendulum12-v1"}
+SHORT_ENV = {"ppo_mlp_cartpole": "ShortCartPole-v1", "ppo_lstm": "ShortCartPole-v1", "ppo_lstm_continuous": "ShortPendulum-v1"}
 
 
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
 @pytest.mark.parametrize("shared_lstm", [False, True])
 @pytest.mark.parametrize("fast_rnn", [True, False])
 @pytest.mark.parametrize("seq_len", [0, 8])
-def test_first_minibatch_ratio_is_one(seq_len, fast_rnn, shared_lstm):
+def test_first_minibatch_ratio_is_one(name, seq_len, fast_rnn, shared_lstm):
     """Training replays each sequence from its stored state: the first minibatch sees the rollout's own logprobs."""
-    run("ppo_lstm", seq_len=seq_len, fast_rnn=fast_rnn, shared_lstm=shared_lstm, num_minibatches=2)
+    run(name, seq_len=seq_len, fast_rnn=fast_rnn, shared_lstm=shared_lstm, num_minibatches=2)
     errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
     assert len(errors) == 2
     assert max(errors) < 1e-5
 
 
-def test_minibatches_hold_whole_sequences_of_fixed_size(monkeypatch):
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_minibatches_hold_whole_sequences_of_fixed_size(name, monkeypatch):
     """With --seq-len 8 every minibatch has the same number of sequences, whatever the episode boundaries."""
-    ppo_lstm = load("ppo_lstm")
+    module = load(name)
     sizes = []
-    original = ppo_lstm.Agent.get_action_and_value
+    original = module.Agent.get_action_and_value
 
     def spy(self, obs, state, done, action=None, deterministic=False):
         if action is not None:
             sizes.append((obs.shape[0], state[0].shape[1]))
         return original(self, obs, state, done, action, deterministic)
 
-    monkeypatch.setattr(ppo_lstm.Agent, "get_action_and_value", spy)
-    run("ppo_lstm", seq_len=8, num_minibatches=4)  # 4 envs x 16 steps = 8 sequences of 8 -> 4 minibatches of 2
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(name, env_id=SHORT_ENV[name], seq_len=8, num_minibatches=4)  # 4 envs x 16 steps = 8 sequences of 8: 4 x 2
     assert set(sizes) == {(16, 2)}
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_gae_matches_hand_computed_reference(name):
     compute_gae = load(name).compute_gae
     gamma, lam = 0.9, 0.8
@@ -72,23 +81,20 @@ def capture_gae_inputs(module, monkeypatch) -> list[dict]:
     return calls
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_no_autoreset_transition_is_stored(name, monkeypatch):
-    """CueRecall-v0 episodes last exactly 12 steps: stored episodes must too (a dummy step would make 13)."""
+    """Episodes of these envs last exactly 12 steps: stored episodes must too (a dummy step would make 13)."""
     calls = capture_gae_inputs(load(name), monkeypatch)
-    run(name, env_id="CueRecall-v0", num_steps=24, total_timesteps=4 * 24 * 2)
+    run(name, env_id=FIXED_LENGTH_ENV[name], num_steps=24, total_timesteps=4 * 24 * 2)
     ends = torch.cat([c["terminations"] + c["truncations"] for c in calls])  # (2 * 24, N), the rollouts in order
     for env in range(ends.shape[1]):
         assert torch.nonzero(ends[:, env]).flatten().tolist() == [11, 23, 35, 47]
 
 
-gym.register("ShortCartPole-v1", entry_point="gymnasium.envs.classic_control:CartPoleEnv", max_episode_steps=6)
-
-
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_truncation_is_bootstrapped_from_the_final_observation(name, monkeypatch):
     calls = capture_gae_inputs(load(name), monkeypatch)
-    run(name, env_id="ShortCartPole-v1")
+    run(name, env_id=SHORT_ENV[name])
     truncations = torch.cat([c["truncations"] for c in calls])
     terminations = torch.cat([c["terminations"] for c in calls])
     final_values = torch.cat([c["final_values"] for c in calls])
@@ -98,17 +104,17 @@ def test_truncation_is_bootstrapped_from_the_final_observation(name, monkeypatch
     assert (final_values[~cut] == 0).all()
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_same_seed_gives_identical_episodic_returns(name):
     returns = []
     for _ in range(2):
-        run(name, torch_deterministic=True, total_timesteps=256)
+        run(name, env_id=SHORT_ENV[name], torch_deterministic=True, total_timesteps=256)
         returns.append(scalars(run_dirs()[-1], "charts/episodic_return"))
     assert len(returns[0]) > 5
     assert returns[0] == returns[1]
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_save_then_evaluate_and_resume(name):
     trained = run(name, save_model=True, eval_episodes=3)
     assert trained["global_step"] == 128 and os.path.isfile(trained["checkpoint"])
@@ -127,17 +133,36 @@ def test_save_then_evaluate_and_resume(name):
     assert saved["global_step"] == 128 and saved["iteration"] == 2
 
 
-def test_resume_restores_normalisation_statistics():
-    ppo_lstm = load("ppo_lstm")
-    trained = run("ppo_lstm", save_model=True)
-    saved = torch.load(trained["checkpoint"], weights_only=False)["obs_rms"]
-    assert saved["count"] > 100
-    rms = ppo_lstm.RunningMeanStd((4,))
-    rms.__dict__.update(saved)
-    np.testing.assert_array_equal(rms.mean, saved["mean"])
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume(name, monkeypatch):
+    module = load(name)
+    trained = run(name, save_model=True)
+    saved = torch.load(trained["checkpoint"], weights_only=False)
+    assert saved["obs_rms"]["count"] > 100 and saved["return_rms"]["count"] > 100
+
+    seen = []  # the statistics that evaluate() normalises with, before and after it ran
+    original = module.evaluate
+
+    def spy(agent, args, device, run_name, obs_rms):
+        before = {k: np.copy(v) for k, v in vars(obs_rms).items()}
+        returns = original(agent, args, device, run_name, obs_rms)
+        seen.append((before, {k: np.copy(v) for k, v in vars(obs_rms).items()}))
+        return returns
+
+    monkeypatch.setattr(module, "evaluate", spy)
+    run(name, eval_checkpoint=trained["checkpoint"], eval_episodes=2)
+    before, after = seen[0]
+    for key in ["mean", "var", "count"]:
+        np.testing.assert_array_equal(before[key], saved["obs_rms"][key])  # exactly the checkpoint's
+        np.testing.assert_array_equal(after[key], before[key])  # and untouched by the evaluation episodes
+
+    updates = []  # resuming starts from the saved statistics and goes on updating them
+    monkeypatch.setattr(module.RunningMeanStd, "update", lambda self, x: updates.append(self.count))
+    run(name, resume=trained["checkpoint"], total_timesteps=256)
+    assert updates[0] == saved["obs_rms"]["count"]  # the first update is of the reset observations
 
 
-@pytest.mark.parametrize("name", DISCRETE_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_capture_video_records_each_evaluation_episode(name):
     run(name, eval_episodes=2, capture_video=True)
     videos = [f for _, _, files in os.walk("videos") for f in files if f.endswith(".mp4")]
