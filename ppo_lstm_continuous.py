@@ -52,23 +52,23 @@ class Args:
     # Algorithm specific arguments
     env_id: str = "PendulumNoVel-v1"
     """the id of the environment (`module:EnvId` imports the module first)"""
-    total_timesteps: int = 100_000
+    total_timesteps: int = 150_000
     """total timesteps of the experiment"""
-    learning_rate: float = 5e-4
+    learning_rate: float = 1e-3
     """the learning rate of the optimizer"""
     num_envs: int = 8
     """the number of parallel game environments"""
-    num_steps: int = 32
+    num_steps: int = 128
     """the number of steps to run in each environment per policy rollout"""
     anneal_lr: bool = True
     """toggle learning rate annealing"""
-    gamma: float = 0.98
+    gamma: float = 0.9
     """the discount factor gamma"""
-    gae_lambda: float = 0.8
+    gae_lambda: float = 0.95
     """the lambda for the general advantage estimation"""
-    num_minibatches: int = 1
+    num_minibatches: int = 4
     """the number of mini-batches"""
-    update_epochs: int = 20
+    update_epochs: int = 10
     """the K epochs to update the policy"""
     norm_adv: bool = True
     """toggles advantages normalization"""
@@ -92,7 +92,7 @@ class Args:
     """scale rewards by the running standard deviation of the discounted return"""
     reward_floor: float | None = None
     """raise training rewards below this value to it (off by default; -1 lets BipedalWalker-v3 learn to walk)"""
-    init_logstd: float = 0.0
+    init_logstd: float = -0.5
     """initial log standard deviation of the Gaussian policy"""
 
     # Recurrence

@@ -1,12 +1,14 @@
-"""benchmark/run.py: command lines, skipping finished runs, and collecting a real run into CSV."""
+"""benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table."""
 
 import csv
 import os
 import sys
 
+import numpy as np
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
+import plot  # noqa: E402
 import run as bench  # noqa: E402
 
 TINY = "--total-timesteps 128 --num-envs 4 --num-steps 16 --update-epochs 1 --eval-episodes 2"
@@ -45,10 +47,48 @@ def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
 
 
 def test_steps_to_threshold_uses_the_mean_of_the_last_twenty_episodes():
-    sys.path.insert(0, os.path.join(ROOT, "benchmark"))
-    import report
-
     curve = [(100 * i, 400.0) for i in range(1, 21)] + [(2100 + 100 * i, 500.0) for i in range(20)]
     # the 20-episode mean first reaches 475 once 15 of the last 20 episodes score 500: (5 * 400 + 15 * 500) / 20
-    assert report.steps_to_threshold(curve, 475) == 2100 + 100 * 14
-    assert report.steps_to_threshold(curve[:20], 475) is None
+    assert plot.steps_to_threshold(curve, 475) == 2100 + 100 * 14
+    assert plot.steps_to_threshold(curve[:20], 475) is None
+
+
+def write_results(suite_dir):
+    """Two seeds of one script on CartPoleNoVel-v1: seed 1 reaches 500 from step 3000, seed 2 never does."""
+    suite_dir.mkdir()
+    fields = ["run", "variant", "env_id", "seed", "global_step", "wall_time_s", "sps", "eval_mean_return"]
+    rows = [["a__CartPoleNoVel-v1__1", "a", "CartPoleNoVel-v1", 1, 5000, 60.0, 100, 500.0],
+            ["a__CartPoleNoVel-v1__2", "a", "CartPoleNoVel-v1", 2, 5000, 120.0, 50, 300.0]]  # fmt: skip
+    with open(suite_dir / "runs.csv", "w", newline="") as f:
+        csv.writer(f).writerows([fields, *rows])
+    with open(suite_dir / "curves.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["run", "step", "tag", "value"])
+        for i in range(1, 51):  # an episode every 100 steps
+            writer.writerow(["a__CartPoleNoVel-v1__1", 100 * i, "charts/episodic_return", 500.0 if i > 10 else 100.0])
+            writer.writerow(["a__CartPoleNoVel-v1__2", 100 * i, "charts/episodic_return", 300.0])
+            writer.writerow(["a__CartPoleNoVel-v1__2", 100 * i, "charts/SPS", 50.0])  # other tags are ignored
+
+
+def test_plotter_writes_a_png_and_the_expected_table(tmp_path):
+    write_results(tmp_path / "s")
+    table = plot.main(plot.Args(suite="s", results_dir=str(tmp_path)))
+    with open(tmp_path / "s" / "curves.png", "rb") as f:
+        assert f.read(8) == b"\x89PNG\r\n\x1a\n"
+    # seed 1's last-20 mean reaches 475 once 19 of its last 20 episodes score 500 (episode 29); seed 2 never does,
+    # so the median over the two is "not reached"
+    runs, curves = plot.load(str(tmp_path / "s"))
+    assert plot.steps_to_threshold(curves["a__CartPoleNoVel-v1__1"], 475) == 2900
+    assert table.splitlines()[2] == (
+        "| a | CartPoleNoVel-v1 | 2 | 5,000 | 400.0 +- 141.4 | 1/2 (>= 475) | not reached (1/2 reached) | 75 | 1.5 min |"
+    )
+    assert (tmp_path / "s" / "table.md").read_text().strip() == table
+
+
+def test_curve_band_is_the_mean_over_seeds_with_a_bootstrap_interval():
+    grid = np.array([1000.0, 5000.0])
+    curve = [(100 * i, float(i)) for i in range(1, 51)]
+    np.testing.assert_allclose(plot.running_mean_on_grid(curve, grid), [np.mean(range(1, 11)), np.mean(range(31, 51))])
+    mean, low, high = plot.mean_and_ci(np.array([1.0, 2.0, 3.0, 4.0]))
+    assert mean == 2.5 and 1.0 <= low < 2.5 < high <= 4.0
+    assert plot.mean_and_ci(np.array([7.0, np.nan])) == (7.0, 7.0, 7.0)

@@ -31,3 +31,8 @@ def test_mlp_fails_without_velocities():
 
 def test_mlp_stays_at_chance_on_the_memory_task():
     assert train("ppo_mlp_cartpole", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)["eval_mean_return"] < 0.5
+
+
+def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
+    summary = train("ppo_lstm_continuous", env_id="PendulumNoVel-v1", total_timesteps=150_000)
+    assert summary["eval_mean_return"] >= -250
