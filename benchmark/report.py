@@ -18,8 +18,8 @@ def suite_table(suite: str) -> str:
     return plot.markdown_table(runs, curves)
 
 
-def speed_tables() -> str:
-    with open(os.path.join(RESULTS, "speed", "speed.json")) as f:
+def speed_tables(name: str = "speed.json") -> str:
+    with open(os.path.join(RESULTS, "speed", name)) as f:
         speed = json.load(f)
     m = speed["machine"]
     lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
@@ -27,10 +27,25 @@ def speed_tables() -> str:
              "| contender | mean SPS | ratio to sb3-contrib |", "|---|---|---|"]  # fmt: skip
     for name, sps in speed["sps_mean"].items():
         lines.append(f"| {name} | {sps:.0f} | {speed['ratio_vs_sb3'][name]:.2f}x |")
+    if not speed["update_phase_ms"]:
+        return "\n".join(lines)
     lines += ["", "| update phase, 8 envs x 128 steps | fast path | per-step path | speed-up |", "|---|---|---|---|"]
     for u in speed["update_phase_ms"]:
         lines.append(f"| mean episode length {u['mean_episode_length']} | {u['fast_ms']} ms | {u['per_step_ms']} ms | "
                      f"{u['speedup']:.1f}x |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def atari_gpu_table() -> str:
+    """The last progress line of each life-loss run (benchmark/atari_life_loss.sh) on the GPU."""
+    folder = os.path.join(RESULTS, "atari_gpu")
+    lines = ["| GRU state at a life loss | seed | steps | SPS | return, last 20 games (unclipped) |", "|---|---|---|---|---|"]
+    for name in sorted(f for f in os.listdir(folder) if f.endswith(".log")):
+        with open(os.path.join(folder, name)) as f:
+            last = [line.split() for line in f if line.startswith("update ")][-1]
+        flag, seed = name[: -len(".log")].rsplit("_", 1)
+        kept = "kept (default)" if flag.startswith("no-") else "reset"
+        lines.append(f"| {kept} | {seed} | {int(last[3]):,} | {last[5]} | {last[7]} |")
     return "\n".join(lines)
 
 
@@ -45,8 +60,15 @@ def main() -> None:
         if os.path.exists(os.path.join(RESULTS, suite, "runs.csv")):
             parts += [f"### {title} (`benchmark/{script}`)", "", suite_table(suite), "",
                       f"![learning curves](benchmark/results/{suite}/curves.png)", ""]  # fmt: skip
+    if os.path.isdir(os.path.join(RESULTS, "atari_gpu")):
+        parts += ["### Atari on a GPU (`benchmark/atari_life_loss.sh`)", "",
+                  "One NVIDIA H100, 16 cores; Breakout-v5 with envpool and CleanRL's settings (8 envs x 128 steps, "
+                  "4 minibatches, 4 epochs, lr 2.5e-4); each run stopped after 330-420 s. The CUDA path passed the "
+                  "Atari tests there (`results/atari_gpu/pytest.txt`).", "", atari_gpu_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "speed", "speed.json")):
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
+    if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):
+        parts += ["PendulumNoVel-v1, ppo_lstm_continuous.py's defaults matched:", "", speed_tables("speed_pendulum.json"), ""]
     readme_path = os.path.join(ROOT, "README.md")
     with open(readme_path) as f:
         readme = f.read()

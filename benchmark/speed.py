@@ -38,6 +38,23 @@ model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
 
+SB3_PENDULUM = """
+import sys, time, torch
+sys.path.insert(0, {root!r})
+import ppo_lstm_continuous  # registers PendulumNoVel-v1
+from sb3_contrib import RecurrentPPO
+from stable_baselines3.common.env_util import make_vec_env
+from stable_baselines3.common.vec_env import VecNormalize
+torch.set_num_threads(1)
+env = VecNormalize(make_vec_env("PendulumNoVel-v1", n_envs=8, seed={seed}), gamma=0.9)
+model = RecurrentPPO("MlpLstmPolicy", env, n_steps=128, batch_size=256, n_epochs=10, gamma=0.9, gae_lambda=0.95,
+    learning_rate=1e-3, ent_coef=0.0, seed={seed}, device="cpu", policy_kwargs=dict(lstm_hidden_size=64,
+    ortho_init=False, log_std_init=-0.5, enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])))
+start = time.time()
+model.learn({steps})
+print("SPS", {steps} / (time.time() - start))
+"""
+
 OURS = """
 import sys, io, contextlib
 sys.path.insert(0, {root!r})
@@ -57,6 +74,9 @@ class Args:
     """each seed is one run of each contender"""
     update_repeats: int = 10
     """repeats of the update-phase timing"""
+    task: str = "cartpole"
+    """`cartpole`: ppo_lstm.py on CartPoleNoVel-v1 (speed.json); `pendulum`: ppo_lstm_continuous.py on
+    PendulumNoVel-v1 with its defaults matched (8 envs, 128 steps, 4 minibatches, 10 epochs; speed_pendulum.json)"""
 
 
 def measure(code: str) -> float:
@@ -105,6 +125,10 @@ def main(args: Args) -> None:
         "ppo_lstm.py": OURS.replace("{flags}", ""),
         "ppo_lstm.py --shared-lstm": OURS.replace("{flags}", ", shared_lstm=True"),
     }
+    if args.task == "pendulum":
+        ours = OURS.replace("ppo_lstm", "ppo_lstm_continuous")
+        contenders = {"sb3-contrib RecurrentPPO": SB3_PENDULUM, "ppo_lstm_continuous.py": ours.replace("{flags}", ""),
+                      "ppo_lstm_continuous.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True")}  # fmt: skip
     for seed in args.seeds:
         for name, code in contenders.items():
             sps = measure(code.format(root=ROOT, seed=seed, steps=args.steps))
@@ -114,13 +138,13 @@ def main(args: Args) -> None:
     result["sps_mean"] = {k: round(v, 1) for k, v in mean.items()}
     result["ratio_vs_sb3"] = {k: round(v / mean["sb3-contrib RecurrentPPO"], 2) for k, v in mean.items()}
     result["update_phase_ms"] = []
-    for episode_length in (20, 200):
+    for episode_length in (20, 200) if args.task == "cartpole" else ():
         fast, slow = (update_phase_ms(f, 128, episode_length, args.update_repeats) for f in (True, False))
         result["update_phase_ms"].append({"num_steps": 128, "mean_episode_length": episode_length, "fast_ms": round(fast, 1),
                                           "per_step_ms": round(slow, 1), "speedup": round(slow / fast, 2)})  # fmt: skip
     out_dir = os.path.join(ROOT, "benchmark", "results", "speed")
     os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "speed.json"), "w") as f:
+    with open(os.path.join(out_dir, "speed.json" if args.task == "cartpole" else f"speed_{args.task}.json"), "w") as f:
         json.dump(result, f, indent=2)
     print(json.dumps({k: result[k] for k in ["ratio_vs_sb3", "update_phase_ms"]}, indent=2))
 

@@ -3,4 +3,5 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python benchmark/speed.py
+python benchmark/speed.py --task pendulum
 python benchmark/report.py
