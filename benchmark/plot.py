@@ -113,6 +113,7 @@ def plot_curves(runs: list[dict], curves: dict[str, list[tuple[int, float]]], pa
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import matplotlib.ticker
 
     envs = sorted({r["env_id"] for r in runs})
     fig, axes = plt.subplots(1, len(envs), figsize=(5 * len(envs), 3.6), squeeze=False)
@@ -128,6 +129,7 @@ def plot_curves(runs: list[dict], curves: dict[str, list[tuple[int, float]]], pa
         if THRESHOLDS.get(env_id) is not None:
             ax.axhline(THRESHOLDS[env_id], color="gray", linestyle="--", linewidth=0.8)
         ax.set(title=env_id, xlabel="env steps", ylabel=f"return (last {WINDOW} episodes)")
+        ax.xaxis.set_major_formatter(matplotlib.ticker.FuncFormatter(lambda x, _: f"{x / 1e3:g}k"))
         ax.legend(fontsize=7)
     fig.tight_layout()
     fig.savefig(path, dpi=110)
