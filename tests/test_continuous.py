@@ -35,7 +35,14 @@ def test_actions_are_clipped_at_the_env_boundary_and_the_sample_is_what_is_learn
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
     SENT.clear()
     # std e^1.5 = 4.5 on a [-2, 2] action space: most samples fall outside it
-    run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", init_logstd=1.5, total_timesteps=64, num_steps=16)
+    run(
+        "ppo_lstm_continuous",
+        env_id="RecordedPendulum-v1",
+        init_logstd=1.5,
+        total_timesteps=64,
+        num_steps=16,
+        num_minibatches=1,
+    )  # one minibatch: the first replay holds every sample
     sampled = torch.cat(sampled).numpy()  # (16 * 4, 1), the rollout's steps in order
     sent = np.stack(SENT)
     assert (np.abs(sampled) > 2.0).mean() > 0.3

@@ -109,11 +109,15 @@ def test_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, name):
 
 
 def cli(name: str, *flags: str, **popen) -> subprocess.Popen:
+    # unbuffered, so that progress lines arrive as printed; SIGINT back to its default, since a pytest-xdist
+    # worker ignores it and a child inheriting that would never see Ctrl-C
     return subprocess.Popen(
         [sys.executable, os.path.join(ROOT, f"{name}.py"), *flags],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         **popen,
     )
 
