@@ -242,7 +242,7 @@ class Agent(nn.Module):
             outputs.append(out)
         return torch.cat(outputs), state
 
-    def _unroll_padded(self, lstm, x, state, starts):
+    def _unroll_padded(self, lstm, x, state, starts, need_state):
         # fast path: cut every env's sequence where an episode starts and run all the pieces, right-padded,
         # in one fused call (one call costs about as much as a few steps on CPU); a piece that opens an
         # episode starts from zeros, each env's first piece from its carried state
@@ -265,6 +265,8 @@ class Agent(nn.Module):
         )
         out, (h_n, c_n) = lstm(padded, (h0, c0))
         out = out[pos, piece].view(B, T, -1).transpose(0, 1)  # (T, B, hidden)
+        if not need_state:  # a training update discards the final state: no second pass
+            return out, None
         # padding runs on past a piece's end, so only pieces of full length leave the right final state;
         # the others' last pieces are run again, packed (exact, no padding) and without gradient
         env_last = piece[torch.arange(B, device=x.device) * T + T - 1]
@@ -278,34 +280,36 @@ class Agent(nn.Module):
             h_n, c_n = h_n.index_copy(1, short, h_s), c_n.index_copy(1, short, c_s)
         return out, (h_n, c_n)
 
-    def _unroll(self, lstm, obs, state, done):
+    def _unroll(self, lstm, obs, state, done, need_state=True):
         # obs (T * N, obs_dim) time-major -> hidden (T * N, hidden); done marks each episode's first step
         N = state[0].shape[1]
         x, starts = obs.view(-1, N, obs.shape[-1]), done.view(-1, N)
         if not self.reset_state_on_done:
             out, state = lstm(x, state)
         elif self.fast_rnn and x.shape[0] > 1:
-            out, state = self._unroll_padded(lstm, x, state, starts)
+            out, state = self._unroll_padded(lstm, x, state, starts, need_state)
         else:
             out, state = self._unroll_stepwise(lstm, x, state, starts)
-        return out.reshape(-1, out.shape[-1]), state
+        return out.reshape(-1, out.shape[-1]), state if need_state else None
 
     def get_value(self, obs, state, done):
         if self.critic_lstm is None:
             return self.critic(self._unroll(self.lstm, obs, state, done)[0])
         return self.critic(self._unroll(self.critic_lstm, obs, (state[0][1:], state[1][1:]), done)[0])
 
-    def get_action_and_value(self, obs, state, done, action=None, deterministic=False):
-        hidden, (h, c) = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), done)
+    def get_action_and_value(self, obs, state, done, action=None, deterministic=False, need_state=True):
+        # need_state=False returns None for the new state and spares the fast path its second pass
+        hidden, new_state = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), done, need_state)
         critic_hidden = hidden
         if self.critic_lstm is not None:
-            critic_hidden, (h_c, c_c) = self._unroll(self.critic_lstm, obs, (state[0][1:], state[1][1:]), done)
-            h, c = torch.cat([h, h_c]), torch.cat([c, c_c])
+            critic_hidden, critic_state = self._unroll(self.critic_lstm, obs, (state[0][1:], state[1][1:]), done, need_state)
+            if need_state:
+                new_state = tuple(torch.cat([a, c]) for a, c in zip(new_state, critic_state, strict=True))
         logits = self.actor(hidden)
         probs = Categorical(logits=logits)
         if action is None:
             action = logits.argmax(-1) if deterministic else probs.sample()
-        return action, probs.log_prob(action), probs.entropy(), self.critic(critic_hidden), (h, c)
+        return action, probs.log_prob(action), probs.entropy(), self.critic(critic_hidden), new_state
 
 
 def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
@@ -410,7 +414,7 @@ def main(args: Args) -> dict:
     )
     check_spaces(envs)
     agent = Agent(envs, args).to(device)
-    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
+    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)  # fused: 4x faster step on CPU
     obs_rms, return_rms = RunningMeanStd(envs.single_observation_space.shape), RunningMeanStd()
     global_step, start_iteration = 0, 1
     if checkpoint is not None:
@@ -535,8 +539,9 @@ def main(args: Args) -> dict:
                 order = torch.randperm(num_seqs, device=device)
                 for start in range(0, num_seqs, seqs_per_minibatch):
                     mb = order[start : start + seqs_per_minibatch]
+                    mb_state = (b_states[0][:, mb], b_states[1][:, mb])
                     _, newlogprob, entropy, newvalue, _ = agent.get_action_and_value(
-                        take(b_obs, mb), (b_states[0][:, mb], b_states[1][:, mb]), take(b_starts, mb), take(b_actions, mb)
+                        take(b_obs, mb), mb_state, take(b_starts, mb), take(b_actions, mb), need_state=False
                     )
                     logratio = newlogprob - take(b_logprobs, mb)
                     ratio = logratio.exp()

@@ -4,6 +4,6 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 STEPS="${STEPS:-10000000}"
-python benchmark/run.py --suite atari --seeds 1 2 3 --workers "${WORKERS:-1}" --extra "--total-timesteps $STEPS" \
+python benchmark/run.py --suite atari --seeds 1 2 3 --workers "${WORKERS:-1}" --extra="--total-timesteps $STEPS" \
   --scripts ppo_gru_atari.py --env-ids Breakout-v5 Pong-v5 BeamRider-v5
 python benchmark/plot.py --suite atari

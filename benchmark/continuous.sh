@@ -5,12 +5,12 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python benchmark/run.py --suite continuous --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
   --scripts ppo_lstm_continuous.py --env-ids PendulumNoVel-v1
-python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra "--total-timesteps 300000" \
+python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra="--total-timesteps 300000" \
   --scripts ppo_lstm_continuous.py --env-ids MountainCarContinuousNoVel-v0
-python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra "--total-timesteps 3000000 --gamma 0.99" \
+python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra="--total-timesteps 3000000 --gamma 0.99" \
   --scripts ppo_lstm_continuous.py --env-ids LunarLanderContinuousNoVel-v3
 if [ "${BIPEDAL:-0}" = 1 ]; then
   python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 \
-    --extra "--total-timesteps 5000000 --gamma 0.99 --reward-floor -1" --scripts ppo_lstm_continuous.py --env-ids BipedalWalker-v3
+    --extra="--total-timesteps 5000000 --gamma 0.99 --reward-floor -1" --scripts ppo_lstm_continuous.py --env-ids BipedalWalker-v3
 fi
 python benchmark/plot.py --suite continuous

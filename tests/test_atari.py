@@ -145,10 +145,10 @@ def test_atari_life_loss_resets_the_state_only_when_asked(monkeypatch):
     seen = []  # the episode starts that each training update replays
     original = module.Agent.get_action_and_value
 
-    def spy(self, obs, state, done, action=None, deterministic=False):
+    def spy(self, obs, state, done, action=None, **kwargs):
         if action is not None:
             seen.append(done.clone())
-        return original(self, obs, state, done, action, deterministic)
+        return original(self, obs, state, done, action, **kwargs)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
     counts = []

@@ -27,8 +27,8 @@ def test_actions_are_clipped_at_the_env_boundary_and_the_sample_is_what_is_learn
     sampled, replayed = [], []
     original = module.Agent.get_action_and_value
 
-    def spy(self, obs, state, done, action=None, deterministic=False):
-        result = original(self, obs, state, done, action, deterministic)
+    def spy(self, obs, state, done, action=None, **kwargs):
+        result = original(self, obs, state, done, action, **kwargs)
         (sampled if action is None else replayed).append(result[0].detach().clone())
         return result
 
@@ -89,8 +89,8 @@ def test_multi_dimensional_action_spaces(env_id, action_dim, monkeypatch):
     module = load("ppo_lstm_continuous")
     shapes, original = [], module.Agent.get_action_and_value
 
-    def spy(self, obs, state, done, action=None, deterministic=False):
-        result = original(self, obs, state, done, action, deterministic)
+    def spy(self, obs, state, done, action=None, **kwargs):
+        result = original(self, obs, state, done, action, **kwargs)
         shapes.append((tuple(result[0].shape), tuple(result[1].shape)))
         return result
 

@@ -61,12 +61,17 @@ def test_sequence_logprobs_match_stepwise(name, fast_rnn, shared_lstm):
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
-def test_fast_and_stepwise_paths_agree_with_gradients(name):
+@pytest.mark.parametrize("need_state", [True, False])
+def test_fast_and_stepwise_paths_agree_with_gradients(name, need_state):
+    """need_state=False (what the training update asks for) changes nothing but the returned state."""
     fast, slow = make_agent(name, fast_rnn=True), make_agent(name, fast_rnn=False)
     obs, state, actions = random_inputs(fast)
     grads = []
     for agent in (fast, slow):
-        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, STARTS.reshape(-1), actions)
+        _, logprob, _, value, new_state = agent.get_action_and_value(
+            obs, state, STARTS.reshape(-1), actions, need_state=need_state
+        )
+        assert (new_state is None) == (not need_state)
         (logprob.sum() + value.sum()).backward()
         grads.append(torch.cat([p.grad.flatten() for p in agent.parameters()]))
     torch.testing.assert_close(grads[0], grads[1], atol=1e-4, rtol=1e-4)

@@ -36,10 +36,10 @@ def test_minibatches_hold_whole_sequences_of_fixed_size(name, monkeypatch):
     sizes = []
     original = module.Agent.get_action_and_value
 
-    def spy(self, obs, state, done, action=None, deterministic=False):
+    def spy(self, obs, state, done, action=None, **kwargs):
         if action is not None:
             sizes.append((obs.shape[0], state[0].shape[1]))
-        return original(self, obs, state, done, action, deterministic)
+        return original(self, obs, state, done, action, **kwargs)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
     run(name, env_id=SHORT_ENV[name], seq_len=8, num_minibatches=4)  # 4 envs x 16 steps = 8 sequences of 8: 4 x 2
