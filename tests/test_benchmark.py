@@ -2,9 +2,11 @@
 
 import csv
 import os
+import subprocess
 import sys
 
 import numpy as np
+import pytest
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
@@ -28,6 +30,25 @@ def test_commands_cover_every_combination_with_flags():
         "ppo_mlp_cartpole.py", "--frame-stack", "4", "--env-id", "CartPoleNoVel-v1", "--seed", "2",
         "--exp-name", "ppo_mlp_cartpole__frame_stack_4", "--total-timesteps", "99",
     ]  # fmt: skip
+
+
+@pytest.mark.parametrize("suite", ["novel_classic.sh", "continuous.sh", "atari.sh"])
+def test_suite_scripts_parse(suite, tmp_path):
+    """Every run.py call in a suite script is accepted by the runner (a stub `python` makes each a dry run)."""
+    stub = tmp_path / "bin" / "python"
+    stub.parent.mkdir()
+    stub.write_text(
+        "#!/usr/bin/env bash\n"
+        f'if [ "$1" = benchmark/run.py ]; then shift; exec {sys.executable} benchmark/run.py "$@" --dry-run '
+        f"--results-dir {tmp_path}; fi\n"
+        'echo "not run: $*"\n'
+    )
+    stub.chmod(0o755)
+    env = {**os.environ, "PATH": f"{stub.parent}:{os.environ['PATH']}", "BIPEDAL": "1"}
+    result = subprocess.run(["bash", os.path.join(ROOT, "benchmark", suite)], env=env, capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    calls = sum(line.strip().startswith("python benchmark/run.py") for line in open(os.path.join(ROOT, "benchmark", suite)))
+    assert calls and result.stdout.count("runs to do") == calls
 
 
 def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
