@@ -2,6 +2,7 @@
 recurrent training path; every figure of one invocation comes from the same run on the same machine.
 
     python benchmark/speed.py            # writes benchmark/results/speed/speed.json and prints a table
+    python benchmark/speed.py --task atari --steps 3072    # ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py
 
 Matched settings (rl-baselines3-zoo's CartPoleNoVel-v1 recipe): 8 envs, 32 steps, one minibatch, 20 epochs,
 LSTM hidden 64 with a separate critic LSTM, observation and reward normalisation; one torch thread each,
@@ -14,6 +15,7 @@ import platform
 import subprocess
 import sys
 import time
+import zipfile
 from dataclasses import dataclass
 
 import tyro
@@ -55,6 +57,16 @@ model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
 
+ATARI = """
+import sys, io, contextlib
+sys.path.insert(0, {root!r})
+import ppo_gru_atari
+args = ppo_gru_atari.Args(seed={seed}, total_timesteps={steps}, eval_episodes=0, cuda=False{flags})
+with contextlib.redirect_stdout(io.StringIO()):
+    summary = ppo_gru_atari.main(args)
+print("SPS", summary["sps"])
+"""
+
 OURS = """
 import sys, io, contextlib
 sys.path.insert(0, {root!r})
@@ -76,13 +88,32 @@ class Args:
     """repeats of the update-phase timing"""
     task: str = "cartpole"
     """`cartpole`: ppo_lstm.py on CartPoleNoVel-v1 (speed.json); `pendulum`: ppo_lstm_continuous.py on
-    PendulumNoVel-v1 with its defaults matched (8 envs, 128 steps, 4 minibatches, 10 epochs; speed_pendulum.json)"""
+    PendulumNoVel-v1 with its defaults matched (8 envs, 128 steps, 4 minibatches, 10 epochs; speed_pendulum.json);
+    `atari`: ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py on Breakout (speed_atari.json)"""
 
 
-def measure(code: str) -> float:
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+def measure(code: str, threads: int = 1) -> float:
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp", check=True)
     return float(out.stdout.split("SPS")[-1])
+
+
+def cleanrl_atari_lstm(steps: int, seed: int) -> float:
+    """CleanRL's ppo_atari_lstm.py from the cleanrl 1.2.0 wheel (fetched from PyPI; it declares Python < 3.10, so
+    only the file is taken), run unchanged on its defaults (BreakoutNoFrameskip-v4, 8 envs, 128 steps, 4
+    minibatches, 4 epochs) over gymnasium through benchmark/legacy_gym; its last printed SPS."""
+    cache = os.path.join(ROOT, "benchmark", ".cache")
+    script = os.path.join(cache, "cleanrl", "ppo_atari_lstm.py")
+    if not os.path.exists(script):
+        subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "--only-binary=:all:", "--python-version",
+                        "3.9", "-d", cache, "cleanrl==1.2.0"], check=True, capture_output=True)  # fmt: skip
+        with zipfile.ZipFile(os.path.join(cache, "cleanrl-1.2.0-py3-none-any.whl")) as wheel:
+            wheel.extract("cleanrl/ppo_atari_lstm.py", cache)
+    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
+           "PYTHONPATH": os.path.join(ROOT, "benchmark", "legacy_gym")}  # fmt: skip
+    argv = [sys.executable, script, "--seed", str(seed), "--total-timesteps", str(steps), "--cuda", "False"]
+    out = subprocess.run(argv, capture_output=True, text=True, env=env, cwd="/tmp", check=True)
+    return float(out.stdout.split("SPS:")[-1])
 
 
 def update_phase_ms(fast: bool, num_steps: int, episode_length: int, repeats: int) -> float:
@@ -129,14 +160,29 @@ def main(args: Args) -> None:
         ours = OURS.replace("ppo_lstm", "ppo_lstm_continuous")
         contenders = {"sb3-contrib RecurrentPPO": SB3_PENDULUM, "ppo_lstm_continuous.py": ours.replace("{flags}", ""),
                       "ppo_lstm_continuous.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True")}  # fmt: skip
+    baseline = "sb3-contrib RecurrentPPO"
+    if args.task == "atari":
+        baseline = "CleanRL ppo_atari_lstm.py"
+        contenders = {
+            baseline: None,
+            "ppo_gru_atari.py": ATARI.replace("{flags}", ""),
+            "ppo_gru_atari.py --backend gymnasium": ATARI.replace("{flags}", ", backend='gymnasium'"),
+            "ppo_gru_atari.py, 2 torch + 2 env threads": ATARI.replace("{flags}", ", torch_threads=2, env_threads=2"),
+        }
+        result["machine"]["threads"] = "1, except where a contender says 2"
     for seed in args.seeds:
         for name, code in contenders.items():
-            sps = measure(code.format(root=ROOT, seed=seed, steps=args.steps))
+            if code is None:
+                sps = cleanrl_atari_lstm(args.steps, seed)
+            else:
+                sps = measure(code.format(root=ROOT, seed=seed, steps=args.steps), threads=2 if "2 torch" in name else 1)
             result["runs"].append({"contender": name, "seed": seed, "steps": args.steps, "sps": round(sps, 1)})
             print(f"{name:28s} seed {seed}: {sps:7.1f} steps/s", flush=True)
     mean = {name: sum(r["sps"] for r in result["runs"] if r["contender"] == name) / len(args.seeds) for name in contenders}
     result["sps_mean"] = {k: round(v, 1) for k, v in mean.items()}
-    result["ratio_vs_sb3"] = {k: round(v / mean["sb3-contrib RecurrentPPO"], 2) for k, v in mean.items()}
+    result["ratio_vs_sb3" if baseline.startswith("sb3") else "ratio_vs_cleanrl"] = {
+        k: round(v / mean[baseline], 2) for k, v in mean.items()
+    }
     result["update_phase_ms"] = []
     for episode_length in (20, 200) if args.task == "cartpole" else ():
         fast, slow = (update_phase_ms(f, 128, episode_length, args.update_repeats) for f in (True, False))
@@ -146,7 +192,7 @@ def main(args: Args) -> None:
     os.makedirs(out_dir, exist_ok=True)
     with open(os.path.join(out_dir, "speed.json" if args.task == "cartpole" else f"speed_{args.task}.json"), "w") as f:
         json.dump(result, f, indent=2)
-    print(json.dumps({k: result[k] for k in ["ratio_vs_sb3", "update_phase_ms"]}, indent=2))
+    print(json.dumps({k: v for k, v in result.items() if k.startswith("ratio") or k == "update_phase_ms"}, indent=2))
 
 
 if __name__ == "__main__":

@@ -4,4 +4,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python benchmark/speed.py
 python benchmark/speed.py --task pendulum
+python benchmark/speed.py --task atari --steps 3072
 python benchmark/report.py
