@@ -113,3 +113,33 @@ def test_curve_band_is_the_mean_over_seeds_with_a_bootstrap_interval():
     mean, low, high = plot.mean_and_ci(np.array([1.0, 2.0, 3.0, 4.0]))
     assert mean == 2.5 and 1.0 <= low < 2.5 < high <= 4.0
     assert plot.mean_and_ci(np.array([7.0, np.nan])) == (7.0, 7.0, 7.0)
+
+
+def test_legacy_gym_shim_has_old_gym_semantics():
+    """benchmark/legacy_gym (for CleanRL's ppo_atari_lstm.py): reset gives obs only; a finished env reports
+    done with the next episode's first obs, its final obs and episode statistics in a per-env info dict."""
+    sys.path.insert(0, os.path.join(ROOT, "benchmark", "legacy_gym"))
+    try:
+        import gym as legacy
+    finally:
+        sys.path.pop(0)
+
+    def make():
+        env = legacy.wrappers.RecordEpisodeStatistics(legacy.make("CartPole-v1"))
+        env = legacy.wrappers.FrameStack(env, 1)
+        env.seed(5)
+        return env
+
+    envs = legacy.vector.SyncVectorEnv([make, make])
+    assert isinstance(envs.single_action_space, legacy.spaces.Discrete)
+    obs = envs.reset()
+    assert obs.shape == (2, 1, 4) and np.array_equal(obs[0], obs[1])  # both seeded alike
+    length = 0
+    while True:
+        length += 1
+        obs, rewards, dones, infos = envs.step(np.array([0, 0]))
+        assert rewards.shape == dones.shape == (2,) and len(infos) == 2
+        if dones[0]:
+            break
+    assert infos[0]["episode"]["l"] == length and infos[0]["episode"]["r"] == length
+    assert abs(infos[0]["terminal_observation"][0, 2]) > 0.2 and abs(obs[0, 0, 2]) < 0.05  # fell over; a fresh pole
