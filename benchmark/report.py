@@ -22,11 +22,13 @@ def speed_tables(name: str = "speed.json") -> str:
     with open(os.path.join(RESULTS, "speed", name)) as f:
         speed = json.load(f)
     m = speed["machine"]
-    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+    threads = "one torch thread per run" if m["threads"] == 1 else f"torch threads: {m['threads']}"
+    key, peer = ("ratio_vs_sb3", "sb3-contrib") if "ratio_vs_sb3" in speed else ("ratio_vs_cleanrl", "CleanRL")
+    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, {threads}. "
              f"Command: `{speed['command'].strip()}`.", "",
-             "| contender | mean SPS | ratio to sb3-contrib |", "|---|---|---|"]  # fmt: skip
+             f"| contender | mean SPS | ratio to {peer} |", "|---|---|---|"]  # fmt: skip
     for name, sps in speed["sps_mean"].items():
-        lines.append(f"| {name} | {sps:.0f} | {speed['ratio_vs_sb3'][name]:.2f}x |")
+        lines.append(f"| {name} | {sps:.0f} | {speed[key][name]:.2f}x |")
     if not speed["update_phase_ms"]:
         return "\n".join(lines)
     lines += ["", "| update phase, 8 envs x 128 steps | fast path | per-step path | speed-up |", "|---|---|---|---|"]
@@ -69,6 +71,10 @@ def main() -> None:
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):
         parts += ["PendulumNoVel-v1, ppo_lstm_continuous.py's defaults matched:", "", speed_tables("speed_pendulum.json"), ""]
+    if os.path.exists(os.path.join(RESULTS, "speed", "speed_atari.json")):
+        parts += ["Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, "
+                  "run unchanged through `benchmark/legacy_gym`), both at 8 envs x 128 steps, 4 minibatches, 4 epochs:",
+                  "", speed_tables("speed_atari.json"), ""]  # fmt: skip
     readme_path = os.path.join(ROOT, "README.md")
     with open(readme_path) as f:
         readme = f.read()
