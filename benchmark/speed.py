@@ -57,16 +57,6 @@ model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
 
-ATARI = """
-import sys, io, contextlib
-sys.path.insert(0, {root!r})
-import ppo_gru_atari
-args = ppo_gru_atari.Args(seed={seed}, total_timesteps={steps}, eval_episodes=0, cuda=False{flags})
-with contextlib.redirect_stdout(io.StringIO()):
-    summary = ppo_gru_atari.main(args)
-print("SPS", summary["sps"])
-"""
-
 OURS = """
 import sys, io, contextlib
 sys.path.insert(0, {root!r})
@@ -162,12 +152,12 @@ def main(args: Args) -> None:
                       "ppo_lstm_continuous.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True")}  # fmt: skip
     baseline = "sb3-contrib RecurrentPPO"
     if args.task == "atari":
-        baseline = "CleanRL ppo_atari_lstm.py"
+        baseline, atari = "CleanRL ppo_atari_lstm.py", OURS.replace("ppo_lstm", "ppo_gru_atari")
         contenders = {
             baseline: None,
-            "ppo_gru_atari.py": ATARI.replace("{flags}", ""),
-            "ppo_gru_atari.py --backend gymnasium": ATARI.replace("{flags}", ", backend='gymnasium'"),
-            "ppo_gru_atari.py, 2 torch + 2 env threads": ATARI.replace("{flags}", ", torch_threads=2, env_threads=2"),
+            "ppo_gru_atari.py": atari.replace("{flags}", ""),
+            "ppo_gru_atari.py --backend gymnasium": atari.replace("{flags}", ", backend='gymnasium'"),
+            "ppo_gru_atari.py, 2 torch + 2 env threads": atari.replace("{flags}", ", torch_threads=2, env_threads=2"),
         }
         result["machine"]["threads"] = "1, except where a contender says 2"
     for seed in args.seeds:
