@@ -124,7 +124,7 @@ def plot_curves(runs: list[dict], curves: dict[str, list[tuple[int, float]]], pa
             grid = np.linspace(0, min(int(r["global_step"]) for r in group), points)[1:]
             per_seed = np.stack([running_mean_on_grid(curves.get(r["run"], []), grid) for r in group])  # (seeds, points)
             mean, low, high = np.array([mean_and_ci(per_seed[:, i]) for i in range(len(grid))]).T
-            ax.plot(grid, mean, label=f"{variant} ({len(group)} seeds)")
+            ax.plot(grid, mean, label=f"{variant} ({len(group)} seed{'s' if len(group) > 1 else ''})")
             ax.fill_between(grid, low, high, alpha=0.25)
         if THRESHOLDS.get(env_id) is not None:
             ax.axhline(THRESHOLDS[env_id], color="gray", linestyle="--", linewidth=0.8)

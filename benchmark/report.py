@@ -58,7 +58,9 @@ def main() -> None:
                   "SPS here was measured with other runs sharing the machine; "
                   "the speed table is the controlled figure.", ""]  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
-                                 ("atari", "atari.sh", "Atari")]:  # fmt: skip
+                                 ("atari", "atari.sh", "Atari"),
+                                 ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
+                                  "SEEDS=1 ENV_IDS=Breakout-v5 EVAL=5`")]:  # fmt: skip
         if os.path.exists(os.path.join(RESULTS, suite, "runs.csv")):
             parts += [f"### {title} (`benchmark/{script}`)", "", suite_table(suite), "",
                       f"![learning curves](benchmark/results/{suite}/curves.png)", ""]  # fmt: skip
