@@ -6,4 +6,5 @@ python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 6 7 8 9 10 --wor
   --scripts ppo_lstm.py ppo_mlp_cartpole.py "ppo_mlp_cartpole.py --frame-stack 4" --env-ids CartPoleNoVel-v1
 python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 --workers 2 --extra="--total-timesteps 50000" \
   --scripts ppo_lstm.py ppo_mlp_cartpole.py --env-ids CueRecall-v0
+python benchmark/plot.py --suite novel_classic
 python benchmark/report.py

@@ -95,21 +95,25 @@ def read_scalars(run_dir: str) -> list[tuple[int, str, float]]:
     return [(e.step, tag, e.value) for tag in CURVE_TAGS if tag in acc.Tags()["scalars"] for e in acc.Scalars(tag)]
 
 
-def collect(suite_dir: str, labels: list[str]) -> None:
-    """Write runs.csv and curves.csv from the finished runs among `labels`."""
-    rows, curves = [], []
-    for label in labels:
-        path = finished(suite_dir, label)
-        if path is None:
+def collect(suite_dir: str) -> None:
+    """Write runs.csv and curves.csv from every finished run in the suite's folder, whichever invocation ran it
+    (a suite script calls the runner once per table row group; each call rewrites the whole suite's files)."""
+    rows, curves, seen = [], [], set()
+    for path in sorted(glob.glob(os.path.join(suite_dir, "runs", "runs", "*", "summary.json"))):
+        env_id, rest = os.path.basename(os.path.dirname(path)).split("__", 1)  # {env_id}__{variant}__{seed}__{time}
+        variant, seed, _ = rest.rsplit("__", 2)
+        label = f"{variant}__{env_id}__{seed}"
+        if label in seen:  # a run repeated after its first copy finished: keep the first
             continue
+        seen.add(label)
         with open(path) as f:
             summary = json.load(f)
-        rows.append({"run": label, "variant": label.rsplit("__", 2)[0], **summary})
+        rows.append({"run": label, "variant": variant, **summary})
         curves += [(label, step, tag, value) for step, tag, value in read_scalars(os.path.dirname(path))]
     if not rows:
         return
     with open(os.path.join(suite_dir, "runs.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer = csv.DictWriter(f, fieldnames=list(dict.fromkeys(key for row in rows for key in row)))
         writer.writeheader()
         writer.writerows(rows)
     with open(os.path.join(suite_dir, "curves.csv"), "w", newline="") as f:
@@ -130,7 +134,7 @@ def main(args: Args) -> None:
     with ThreadPoolExecutor(args.workers) as pool:
         for (label, _), code in zip(todo, pool.map(lambda job: launch(suite_dir, *job), todo), strict=True):
             print(f"{label}: {'ok' if code == 0 else f'exit {code}'} ({time.time() - start:.0f}s)", flush=True)
-    collect(suite_dir, [label for label, _ in commands(args)])
+    collect(suite_dir)
     print(f"results: {os.path.join(suite_dir, 'runs.csv')}")
 
 

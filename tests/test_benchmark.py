@@ -65,6 +65,13 @@ def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
     capsys.readouterr()
     bench.main(args)  # everything is finished: nothing runs again
     assert "0 runs to do, 1 already finished" in capsys.readouterr().out
+    # a second call for another row group of the same suite keeps the first call's rows
+    bench.main(bench.Args(suite="tiny", scripts=["ppo_mlp_cartpole.py --frame-stack 2"], env_ids=["CartPole-v1"],
+                          seeds=[3], extra=TINY, results_dir=str(tmp_path)))  # fmt: skip
+    with open(tmp_path / "tiny" / "runs.csv") as f:
+        assert sorted(row["run"] for row in csv.DictReader(f)) == [
+            "ppo_mlp_cartpole__CartPole-v1__3", "ppo_mlp_cartpole__frame_stack_2__CartPole-v1__3"
+        ]  # fmt: skip
 
 
 def test_steps_to_threshold_uses_the_mean_of_the_last_twenty_episodes():
