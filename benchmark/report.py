@@ -56,7 +56,8 @@ def main() -> None:
     if os.path.exists(os.path.join(RESULTS, "novel_classic", "runs.csv")):
         parts += ["### Masked-velocity and memory tasks (`benchmark/novel_classic.sh`)", "", suite_table("novel_classic"), "",
                   "SPS here was measured with other runs sharing the machine; "
-                  "the speed table is the controlled figure.", ""]  # fmt: skip
+                  "the speed table is the controlled figure.", "",
+                  "![learning curves](benchmark/results/novel_classic/curves.png)", ""]  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
