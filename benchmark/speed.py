@@ -108,7 +108,7 @@ def cleanrl_atari_lstm(steps: int, seed: int) -> float:
 
 def update_phase_ms(fast: bool, num_steps: int, episode_length: int, repeats: int) -> float:
     """One PPO update's forward and backward passes (8 envs x num_steps, 1 minibatch) with episode starts at a
-    given mean spacing, through ppo_lstm.Agent's fast or per-step path."""
+    given mean spacing, through ppo_lstm.Agent's fast or per-step path, called as the training update calls it."""
     import gymnasium as gym
     import torch
 
@@ -122,7 +122,7 @@ def update_phase_ms(fast: bool, num_steps: int, episode_length: int, repeats: in
     state, actions = agent.get_initial_state(8), torch.randint(0, 2, (num_steps * 8,))
 
     def update():
-        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, starts, actions)
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, starts, actions, need_state=False)
         (logprob.sum() + value.sum()).backward()
 
     update()
