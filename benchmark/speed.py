@@ -26,36 +26,26 @@ sys.path.insert(0, ROOT)
 SB3 = """
 import sys, time, torch
 sys.path.insert(0, {root!r})
-import ppo_lstm  # registers CartPoleNoVel-v1
+import {module}  # registers {env_id}
 from sb3_contrib import RecurrentPPO
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import VecNormalize
 torch.set_num_threads(1)
-env = VecNormalize(make_vec_env("CartPoleNoVel-v1", n_envs=8, seed={seed}), gamma=0.98)
-model = RecurrentPPO("MlpLstmPolicy", env, n_steps=32, batch_size=256, n_epochs=20, gamma=0.98, gae_lambda=0.8,
-    learning_rate=1e-3, ent_coef=0.0, seed={seed}, device="cpu", policy_kwargs=dict(lstm_hidden_size=64,
-    ortho_init=False, enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])))
+env = VecNormalize(make_vec_env("{env_id}", n_envs=8, seed={seed}), gamma={gamma})
+model = RecurrentPPO("MlpLstmPolicy", env, batch_size=256, gamma={gamma}, learning_rate=1e-3, ent_coef=0.0, seed={seed},
+    device="cpu", {settings}, policy_kwargs=dict(lstm_hidden_size=64, ortho_init=False, enable_critic_lstm=True,
+    net_arch=dict(pi=[64], vf=[64]){policy_settings}))
 start = time.time()
 model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
-
-SB3_PENDULUM = """
-import sys, time, torch
-sys.path.insert(0, {root!r})
-import ppo_lstm_continuous  # registers PendulumNoVel-v1
-from sb3_contrib import RecurrentPPO
-from stable_baselines3.common.env_util import make_vec_env
-from stable_baselines3.common.vec_env import VecNormalize
-torch.set_num_threads(1)
-env = VecNormalize(make_vec_env("PendulumNoVel-v1", n_envs=8, seed={seed}), gamma=0.9)
-model = RecurrentPPO("MlpLstmPolicy", env, n_steps=128, batch_size=256, n_epochs=10, gamma=0.9, gae_lambda=0.95,
-    learning_rate=1e-3, ent_coef=0.0, seed={seed}, device="cpu", policy_kwargs=dict(lstm_hidden_size=64,
-    ortho_init=False, log_std_init=-0.5, enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])))
-start = time.time()
-model.learn({steps})
-print("SPS", {steps} / (time.time() - start))
-"""
+# the two tasks' settings, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults
+SB3_CARTPOLE = SB3.format_map(dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
+                                   settings="n_steps=32, n_epochs=20, gae_lambda=0.8", root="{root}", seed="{seed}",
+                                   steps="{steps}"))  # fmt: skip
+SB3_PENDULUM = SB3.format_map(dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
+                                   policy_settings=", log_std_init=-0.5", settings="n_steps=128, n_epochs=10, gae_lambda=0.95",
+                                   root="{root}", seed="{seed}", steps="{steps}"))  # fmt: skip
 
 OURS = """
 import sys, io, contextlib
@@ -142,7 +132,7 @@ def machine() -> dict:
 def main(args: Args) -> None:
     result = {"machine": machine(), "command": "python benchmark/speed.py " + " ".join(sys.argv[1:]), "runs": []}
     contenders = {
-        "sb3-contrib RecurrentPPO": SB3,
+        "sb3-contrib RecurrentPPO": SB3_CARTPOLE,
         "ppo_lstm.py": OURS.replace("{flags}", ""),
         "ppo_lstm.py --shared-lstm": OURS.replace("{flags}", ", shared_lstm=True"),
     }
