@@ -94,6 +94,9 @@ class Args:
     """raise training rewards below this value to it (off by default; -1 lets BipedalWalker-v3 learn to walk)"""
     init_logstd: float = -0.5
     """initial log standard deviation of the Gaussian policy"""
+    noise_corr: float = 0.0
+    """correlation of the exploration noise between consecutive steps of an episode (0: drawn anew each step;
+    0.95 lets MountainCarContinuousNoVel-v0 find the flag); the Gaussian and its logprob stay as they are"""
 
     # Recurrence
     rnn_hidden_size: int = 64
@@ -274,8 +277,9 @@ class Agent(nn.Module):
             return self.critic(self._unroll(self.lstm, obs, state, done)[0])
         return self.critic(self._unroll(self.critic_lstm, obs, (state[0][1:], state[1][1:]), done)[0])
 
-    def get_action_and_value(self, obs, state, done, action=None, deterministic=False, need_state=True):
-        # need_state=False returns None for the new state and spares the fast path its second pass
+    def get_action_and_value(self, obs, state, done, action=None, deterministic=False, need_state=True, noise=None):
+        # need_state=False returns None for the new state and spares the fast path its second pass;
+        # noise (N, action_dim), standard normal, sets the sample to mean + std * noise instead of a fresh draw
         hidden, new_state = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), done, need_state)
         critic_hidden = hidden
         if self.critic_lstm is not None:
@@ -285,8 +289,18 @@ class Agent(nn.Module):
         action_mean = self.actor_mean(hidden)
         probs = Normal(action_mean, self.actor_logstd.expand_as(action_mean).exp())
         if action is None:  # unclipped: the env boundary clips, the logprob is of the sample itself
-            action = action_mean if deterministic else probs.sample()
+            if deterministic:
+                action = action_mean
+            else:
+                action = probs.sample() if noise is None else action_mean + probs.stddev * noise
         return action, probs.log_prob(action).sum(1), probs.entropy().sum(1), self.critic(critic_hidden), new_state
+
+
+def correlated_noise(noise: torch.Tensor, starts: torch.Tensor, corr: float) -> torch.Tensor:
+    """The next step's exploration noise, (N, action_dim): an AR(1) process whose every step is N(0, 1), so that
+    each sample still comes from the policy's Gaussian; it is drawn afresh where an episode starts."""
+    keep = corr * (1.0 - starts).view(-1, 1)
+    return keep * noise + torch.sqrt(1.0 - keep**2) * torch.randn_like(noise)
 
 
 def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
@@ -331,6 +345,8 @@ def check_args(args: Args) -> None:
     for name in ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "rnn_hidden_size"]:
         if getattr(args, name) <= 0:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if not 0.0 <= args.noise_corr < 1.0:
+        fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -441,6 +457,7 @@ def main(args: Args) -> dict:
     envs.action_space.seed(args.seed)
     next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     next_start = torch.ones(args.num_envs, device=device)
+    noise = torch.zeros((args.num_envs,) + envs.single_action_space.shape, device=device)
     episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
@@ -458,8 +475,9 @@ def main(args: Args) -> dict:
                 if step % seq_len == 0:
                     seq_states[0][step // seq_len], seq_states[1][step // seq_len] = state
                 obs[step], episode_starts[step] = next_obs, next_start
+                noise = correlated_noise(noise, next_start, args.noise_corr)
                 with torch.no_grad():
-                    action, logprob, _, value, state = agent.get_action_and_value(next_obs, state, next_start)
+                    action, logprob, _, value, state = agent.get_action_and_value(next_obs, state, next_start, noise=noise)
                 values[step], actions[step], logprobs[step] = value.flatten(), action, logprob
 
                 # the env gets the action clipped to its bounds; the buffer keeps the sample, whose logprob was taken

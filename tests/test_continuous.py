@@ -1,5 +1,7 @@
 """What continuous actions add in ppo_lstm_continuous.py: clipping at the env boundary, the reward floor,
-action spaces of any size."""
+action spaces of any size, correlated exploration noise."""
+
+from itertools import pairwise
 
 import gymnasium as gym
 import numpy as np
@@ -98,3 +100,46 @@ def test_multi_dimensional_action_spaces(env_id, action_dim, monkeypatch):
     summary = run("ppo_lstm_continuous", env_id=env_id, reward_floor=-1.0)
     assert summary["global_step"] == 128
     assert shapes[0] == ((4, action_dim), (4,))  # one logprob per env: summed over the action dimensions
+
+
+def test_correlated_noise_is_standard_normal_at_every_step_and_restarts_with_each_episode():
+    module = load("ppo_lstm_continuous")
+    torch.manual_seed(0)
+    n = 100_000
+    noise, starts = torch.randn(n, 1), torch.zeros(n)
+    starts[: n // 2] = 1.0  # the first half opens an episode at this step
+
+    def corr(a, b):
+        return float(np.corrcoef(a.ravel().numpy(), b.ravel().numpy())[0, 1])
+
+    following = module.correlated_noise(noise, starts, 0.9)
+    assert abs(float(following.std()) - 1.0) < 0.02
+    assert abs(corr(noise[n // 2 :], following[n // 2 :]) - 0.9) < 0.02
+    assert abs(corr(noise[: n // 2], following[: n // 2])) < 0.02
+    assert abs(corr(noise, module.correlated_noise(noise, torch.zeros(n), 0.0))) < 0.02
+
+
+def test_rollout_samples_follow_the_correlated_noise_and_keep_their_gaussian_logprob(monkeypatch):
+    module = load("ppo_lstm_continuous")
+    steps = []
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, done, action=None, **kwargs):
+        result = original(self, obs, state, done, action, **kwargs)
+        if action is None and not kwargs.get("deterministic"):
+            mean = original(self, obs, state, done, deterministic=True)[0]
+            steps.append((done.clone(), kwargs["noise"].clone(), mean, self.actor_logstd.exp().detach(), *result[:2]))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", noise_corr=0.9, total_timesteps=640, num_steps=160)
+    for _, noise, mean, std, action, logprob in steps:
+        torch.testing.assert_close(action, mean + std * noise)
+        torch.testing.assert_close(logprob, torch.distributions.Normal(mean, std).log_prob(action).sum(1))
+    # within an episode (10 steps here) one step's noise carries on into the next; a new episode draws anew
+    carried = [(a[1], b[1]) for a, b in pairwise(steps) if not b[0].any()]
+    pairs = torch.cat([torch.stack(p, -1).view(-1, 2) for p in carried])
+    assert np.corrcoef(pairs.T.numpy())[0, 1] > 0.75
+    starts = [(a[1][b[0].bool()], b[1][b[0].bool()]) for a, b in pairwise(steps) if b[0].any()]
+    fresh = torch.cat([torch.stack(p, -1).view(-1, 2) for p in starts])
+    assert abs(np.corrcoef(fresh.T.numpy())[0, 1]) < 0.5

@@ -64,6 +64,11 @@ def test_continuous_actions_point_to_the_continuous_script(capsys, name):
     assert "ppo_lstm_continuous.py" in one_line_error(capsys, name, env_id="Pendulum-v1")
 
 
+@pytest.mark.parametrize("corr", [1.0, -0.1])
+def test_noise_correlation_outside_its_range_fails(capsys, corr):
+    assert "--noise-corr must be in [0, 1)" in one_line_error(capsys, "ppo_lstm_continuous", noise_corr=corr)
+
+
 def test_discrete_actions_point_to_the_discrete_script(capsys):
     assert "use ppo_lstm.py" in one_line_error(capsys, "ppo_lstm_continuous", env_id="CartPole-v1")
 
