@@ -36,3 +36,12 @@ def test_mlp_stays_at_chance_on_the_memory_task():
 def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
     summary = train("ppo_lstm_continuous", env_id="PendulumNoVel-v1", total_timesteps=150_000)
     assert summary["eval_mean_return"] >= -250
+
+
+def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
+    # with independent noise (--noise-corr 0) the same run stays at 0: the policy learns to stand still
+    summary = train(
+        "ppo_lstm_continuous", env_id="MountainCarContinuousNoVel-v0", total_timesteps=40_000,
+        noise_corr=0.95, init_logstd=0.0, gamma=0.99,
+    )  # fmt: skip
+    assert summary["eval_mean_return"] >= 90
