@@ -288,11 +288,10 @@ class Agent(nn.Module):
                 new_state = tuple(torch.cat([a, c]) for a, c in zip(new_state, critic_state, strict=True))
         action_mean = self.actor_mean(hidden)
         probs = Normal(action_mean, self.actor_logstd.expand_as(action_mean).exp())
-        if action is None:  # unclipped: the env boundary clips, the logprob is of the sample itself
-            if deterministic:
-                action = action_mean
-            else:
-                action = probs.sample() if noise is None else action_mean + probs.stddev * noise
+        if action is None and deterministic:
+            action = action_mean
+        elif action is None:  # unclipped: the env boundary clips, the logprob is of the sample itself
+            action = probs.sample() if noise is None else action_mean + probs.stddev * noise
         return action, probs.log_prob(action).sum(1), probs.entropy().sum(1), self.critic(critic_hidden), new_state
 
 

@@ -39,13 +39,13 @@ start = time.time()
 model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
-# the two tasks' settings, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults
-SB3_CARTPOLE = SB3.format_map(dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
-                                   settings="n_steps=32, n_epochs=20, gae_lambda=0.8", root="{root}", seed="{seed}",
-                                   steps="{steps}"))  # fmt: skip
-SB3_PENDULUM = SB3.format_map(dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
-                                   policy_settings=", log_std_init=-0.5", settings="n_steps=128, n_epochs=10, gae_lambda=0.95",
-                                   root="{root}", seed="{seed}", steps="{steps}"))  # fmt: skip
+# the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults
+SB3_SETTINGS = {
+    "cartpole": dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
+                     settings="n_steps=32, n_epochs=20, gae_lambda=0.8"),
+    "pendulum": dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
+                     policy_settings=", log_std_init=-0.5", settings="n_steps=128, n_epochs=10, gae_lambda=0.95"),
+}  # fmt: skip
 
 OURS = """
 import sys, io, contextlib
@@ -131,15 +131,6 @@ def machine() -> dict:
 
 def main(args: Args) -> None:
     result = {"machine": machine(), "command": "python benchmark/speed.py " + " ".join(sys.argv[1:]), "runs": []}
-    contenders = {
-        "sb3-contrib RecurrentPPO": SB3_CARTPOLE,
-        "ppo_lstm.py": OURS.replace("{flags}", ""),
-        "ppo_lstm.py --shared-lstm": OURS.replace("{flags}", ", shared_lstm=True"),
-    }
-    if args.task == "pendulum":
-        ours = OURS.replace("ppo_lstm", "ppo_lstm_continuous")
-        contenders = {"sb3-contrib RecurrentPPO": SB3_PENDULUM, "ppo_lstm_continuous.py": ours.replace("{flags}", ""),
-                      "ppo_lstm_continuous.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True")}  # fmt: skip
     baseline = "sb3-contrib RecurrentPPO"
     if args.task == "atari":
         baseline, atari = "CleanRL ppo_atari_lstm.py", OURS.replace("ppo_lstm", "ppo_gru_atari")
@@ -150,12 +141,22 @@ def main(args: Args) -> None:
             "ppo_gru_atari.py, 2 torch + 2 env threads": atari.replace("{flags}", ", torch_threads=2, env_threads=2"),
         }
         result["machine"]["threads"] = "1, except where a contender says 2"
+    else:
+        script = SB3_SETTINGS[args.task]["module"]
+        ours = OURS.replace("ppo_lstm", script)
+        contenders = {
+            baseline: SB3,
+            f"{script}.py": ours.replace("{flags}", ""),
+            f"{script}.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True"),
+        }
     for seed in args.seeds:
         for name, code in contenders.items():
             if code is None:
                 sps = cleanrl_atari_lstm(args.steps, seed)
             else:
-                sps = measure(code.format(root=ROOT, seed=seed, steps=args.steps), threads=2 if "2 torch" in name else 1)
+                task_settings = SB3_SETTINGS.get(args.task, {})  # only the sb3-contrib template has these fields
+                code = code.format(root=ROOT, seed=seed, steps=args.steps, **task_settings)
+                sps = measure(code, threads=2 if "2 torch" in name else 1)
             result["runs"].append({"contender": name, "seed": seed, "steps": args.steps, "sps": round(sps, 1)})
             print(f"{name:28s} seed {seed}: {sps:7.1f} steps/s", flush=True)
     mean = {name: sum(r["sps"] for r in result["runs"] if r["contender"] == name) / len(args.seeds) for name in contenders}
