@@ -39,7 +39,7 @@ def main() -> None:
     for row in rows:
         print(f"noise_corr {row['noise_corr']:<5} std {row['std']}: flag reached in {row['reached']:.0%} of episodes")
     with open(OUT, "w") as f:
-        json.dump(rows, f, indent=1)
+        json.dump({"command": "python benchmark/noise_reach.py", "gymnasium": gym.__version__, "rows": rows}, f, indent=1)
 
 
 if __name__ == "__main__":
