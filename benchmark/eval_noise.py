@@ -30,7 +30,7 @@ class Args:
     scales: list[float] = field(default_factory=lambda: [0.0, 0.25, 0.5, 1.0])
     """noise scales: the action is mean + scale * std * N(0, 1)"""
     episodes: int = 20
-    """episodes per checkpoint and scale, the same starts for every scale"""
+    """episodes per checkpoint and scale, started as the script's evaluation starts them (the same for every scale)"""
     out: str = os.path.join(ROOT, "benchmark", "results", "eval_noise.json")
     """where the rows go"""
 
@@ -56,7 +56,7 @@ def evaluate(script, path: str, scales: list[float], episodes: int) -> list[dict
         generator = torch.Generator().manual_seed(0)
         returns, lengths, truncations = [], [], 0
         for episode in range(episodes):
-            obs, _ = env.reset(seed=100_000 + episode)
+            obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # the script's evaluation episodes
             state, start, total, steps, ended = agent.get_initial_state(1), torch.ones(1), 0.0, 0, False
             while not ended:
                 x = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32).view(1, -1)

@@ -1,4 +1,4 @@
-"""benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table."""
+"""benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table; eval_noise at scale 0."""
 
 import csv
 import os
@@ -10,6 +10,7 @@ import pytest
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
+import eval_noise  # noqa: E402
 import plot  # noqa: E402
 import run as bench  # noqa: E402
 
@@ -150,3 +151,14 @@ def test_legacy_gym_shim_has_old_gym_semantics():
             break
     assert infos[0]["episode"]["l"] == length and infos[0]["episode"]["r"] == length
     assert abs(infos[0]["terminal_observation"][0, 2]) > 0.2 and abs(obs[0, 0, 2]) < 0.05  # fell over; a fresh pole
+
+
+def test_eval_noise_at_scale_zero_is_the_scripts_deterministic_evaluation():
+    import ppo_lstm_continuous as script
+
+    trained = script.main(script.Args(total_timesteps=128, num_envs=4, num_steps=16, update_epochs=1, eval_episodes=3,
+                                      save_model=True))  # fmt: skip
+    rows = eval_noise.evaluate(eval_noise.load_script(), trained["checkpoint"], [0.0, 1.0], episodes=3)
+    assert rows[0]["mean_return"] == trained["eval_mean_return"]
+    assert rows[1]["mean_return"] != rows[0]["mean_return"]  # the noise reaches the actions
+    assert [row["episodes"] for row in rows] == [3, 3] and rows[0]["mean_length"] == 200  # PendulumNoVel's time limit
