@@ -149,12 +149,12 @@ def main(args: Args) -> None:
             f"{script}.py": ours.replace("{flags}", ""),
             f"{script}.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True"),
         }
+    task_settings = SB3_SETTINGS.get(args.task, {})  # only the sb3-contrib template has these fields
     for seed in args.seeds:
         for name, code in contenders.items():
             if code is None:
                 sps = cleanrl_atari_lstm(args.steps, seed)
             else:
-                task_settings = SB3_SETTINGS.get(args.task, {})  # only the sb3-contrib template has these fields
                 code = code.format(root=ROOT, seed=seed, steps=args.steps, **task_settings)
                 sps = measure(code, threads=2 if "2 torch" in name else 1)
             result["runs"].append({"contender": name, "seed": seed, "steps": args.steps, "sps": round(sps, 1)})
