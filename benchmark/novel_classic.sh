@@ -4,7 +4,11 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
   --scripts ppo_lstm.py ppo_mlp_cartpole.py "ppo_mlp_cartpole.py --frame-stack 4" --env-ids CartPoleNoVel-v1
+# the MLP on the fully observed CartPole-v1: how many steps the same PPO recipe needs when nothing is hidden
+python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
+  --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1
 python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 --workers 2 --extra="--total-timesteps 50000" \
   --scripts ppo_lstm.py ppo_mlp_cartpole.py --env-ids CueRecall-v0
+python benchmark/peer_reach.py  # sb3-contrib's RecurrentPPO on CartPoleNoVel-v1 (needs benchmark/requirements.txt)
 python benchmark/plot.py --suite novel_classic
 python benchmark/report.py

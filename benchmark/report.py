@@ -5,6 +5,7 @@ python benchmark/report.py            # rewrites the section in README.md from b
 
 import json
 import os
+import statistics
 
 import plot
 
@@ -38,6 +39,31 @@ def speed_tables(name: str = "speed.json") -> str:
     return "\n".join(lines)
 
 
+def peer_table() -> str:
+    """Steps until the last-20 training mean first reaches the threshold on CartPoleNoVel-v1, seed by seed:
+    ppo_lstm.py's runs in the novel_classic suite beside sb3-contrib's (benchmark/peer_reach.py)."""
+    with open(os.path.join(RESULTS, "peer_reach.json")) as f:
+        peer = json.load(f)
+    runs, curves = plot.load(os.path.join(RESULTS, "novel_classic"))
+    ours = {int(r["seed"]): (plot.steps_to_threshold(curves.get(r["run"], []), peer["threshold"]), int(r["global_step"]))
+            for r in runs if r["variant"] == "ppo_lstm" and r["env_id"] == "CartPoleNoVel-v1"}  # fmt: skip
+    theirs = {r["seed"]: (r["steps_to_threshold"], r["steps_run"]) for r in peer["runs"]}
+
+    def cell(result: tuple[int | None, int] | None) -> str:
+        return "-" if result is None else f"{result[0]:,}" if result[0] else f"not by {result[1]:,}"
+
+    def median(results: dict) -> str:
+        mid = statistics.median(steps or float("inf") for steps, _ in results.values())
+        return "not reached" if mid == float("inf") else f"{mid:,.0f}"
+
+    lines = [f"Command: `{peer['command'].strip()}` ({peer['peer']}); ppo_lstm.py: the runs in the table above.", "",
+             "| seed | ppo_lstm.py | sb3-contrib RecurrentPPO |", "|---|---|---|"]  # fmt: skip
+    for seed in sorted(set(ours) | set(theirs)):
+        lines.append(f"| {seed} | {cell(ours.get(seed))} | {cell(theirs.get(seed))} |")
+    lines.append(f"| median | {median(ours)} | {median(theirs)} |")
+    return "\n".join(lines)
+
+
 def atari_gpu_table() -> str:
     """The last progress line of each life-loss run (benchmark/atari_life_loss.sh) on the GPU."""
     folder = os.path.join(RESULTS, "atari_gpu")
@@ -58,6 +84,10 @@ def main() -> None:
                   "SPS here was measured with other runs sharing the machine; "
                   "the speed table is the controlled figure.", "",
                   "![learning curves](benchmark/results/novel_classic/curves.png)", ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "peer_reach.json")):
+        parts += ["Steps until the last 20 training episodes on CartPoleNoVel-v1 first average 475, seed by seed, "
+                  "against sb3-contrib's RecurrentPPO with rl-baselines3-zoo's settings for this env:", "",
+                  peer_table(), ""]  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "

@@ -1,6 +1,8 @@
-"""benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table; eval_noise at scale 0."""
+"""benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table; the peer table;
+eval_noise at scale 0."""
 
 import csv
+import json
 import os
 import subprocess
 import sys
@@ -12,6 +14,7 @@ from conftest import ROOT
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
 import eval_noise  # noqa: E402
 import plot  # noqa: E402
+import report  # noqa: E402
 import run as bench  # noqa: E402
 
 TINY = "--total-timesteps 128 --num-envs 4 --num-steps 16 --update-epochs 1 --eval-episodes 2"
@@ -82,21 +85,22 @@ def test_steps_to_threshold_uses_the_mean_of_the_last_twenty_episodes():
     assert plot.steps_to_threshold(curve[:20], 475) is None
 
 
-def write_results(suite_dir):
+def write_results(suite_dir, variant="a"):
     """Two seeds of one script on CartPoleNoVel-v1: seed 1 reaches 500 from step 3000, seed 2 never does."""
     suite_dir.mkdir()
     fields = ["run", "variant", "env_id", "seed", "global_step", "wall_time_s", "sps", "eval_mean_return"]
-    rows = [["a__CartPoleNoVel-v1__1", "a", "CartPoleNoVel-v1", 1, 5000, 60.0, 100, 500.0],
-            ["a__CartPoleNoVel-v1__2", "a", "CartPoleNoVel-v1", 2, 5000, 120.0, 50, 300.0]]  # fmt: skip
+    one, two = f"{variant}__CartPoleNoVel-v1__1", f"{variant}__CartPoleNoVel-v1__2"
+    rows = [[one, variant, "CartPoleNoVel-v1", 1, 5000, 60.0, 100, 500.0],
+            [two, variant, "CartPoleNoVel-v1", 2, 5000, 120.0, 50, 300.0]]  # fmt: skip
     with open(suite_dir / "runs.csv", "w", newline="") as f:
         csv.writer(f).writerows([fields, *rows])
     with open(suite_dir / "curves.csv", "w", newline="") as f:
         writer = csv.writer(f)
         writer.writerow(["run", "step", "tag", "value"])
         for i in range(1, 51):  # an episode every 100 steps
-            writer.writerow(["a__CartPoleNoVel-v1__1", 100 * i, "charts/episodic_return", 500.0 if i > 10 else 100.0])
-            writer.writerow(["a__CartPoleNoVel-v1__2", 100 * i, "charts/episodic_return", 300.0])
-            writer.writerow(["a__CartPoleNoVel-v1__2", 100 * i, "charts/SPS", 50.0])  # other tags are ignored
+            writer.writerow([one, 100 * i, "charts/episodic_return", 500.0 if i > 10 else 100.0])
+            writer.writerow([two, 100 * i, "charts/episodic_return", 300.0])
+            writer.writerow([two, 100 * i, "charts/SPS", 50.0])  # other tags are ignored
 
 
 def test_plotter_writes_a_png_and_the_expected_table(tmp_path):
@@ -112,6 +116,19 @@ def test_plotter_writes_a_png_and_the_expected_table(tmp_path):
         "| a | CartPoleNoVel-v1 | 2 | 5,000 | 400.0 +- 141.4 | 1/2 (>= 475) | not reached (1/2 reached) | 75 | 1.5 min |"
     )
     assert (tmp_path / "s" / "table.md").read_text().strip() == table
+
+
+def test_peer_table_sets_each_seed_beside_the_peers(tmp_path, monkeypatch):
+    write_results(tmp_path / "novel_classic", variant="ppo_lstm")
+    peer = {"command": "python benchmark/peer_reach.py --seeds 2 3", "peer": "the peer", "threshold": 475,
+            "runs": [{"seed": 2, "steps_to_threshold": 1200, "steps_run": 1200},
+                     {"seed": 3, "steps_to_threshold": None, "steps_run": 60000}]}  # fmt: skip
+    (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    rows = report.peer_table().splitlines()[4:]
+    # ours: seed 1 reaches at 2900 (see above), seed 2 never within its 5000 steps; the medians count a miss as infinite
+    assert rows == ["| 1 | 2,900 | - |", "| 2 | not by 5,000 | 1,200 |", "| 3 | - | not by 60,000 |",
+                    "| median | not reached | not reached |"]  # fmt: skip
 
 
 def test_curve_band_is_the_mean_over_seeds_with_a_bootstrap_interval():

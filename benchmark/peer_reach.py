@@ -1,0 +1,108 @@
+"""Sample efficiency of the reference peer on CartPoleNoVel-v1: sb3-contrib's RecurrentPPO with
+rl-baselines3-zoo's published hyperparameters for that env, measured as our runs are (the first step at
+which the mean of the last 20 training episodes reaches 475), seed by seed, on this machine.
+
+python benchmark/peer_reach.py    # writes benchmark/results/peer_reach.json (about 2-5 min per seed, one core)
+
+A run stops once it has reached the threshold, or at --stop-at steps; the schedules still span the zoo's
+100k steps, so the steps before the stop are the ones a full run takes.
+"""
+
+import json
+import os
+import statistics
+import sys
+import time
+from dataclasses import dataclass, field
+
+import torch
+import tyro
+from sb3_contrib import RecurrentPPO
+from stable_baselines3.common.callbacks import BaseCallback
+from stable_baselines3.common.env_util import make_vec_env
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+import plot  # noqa: E402
+
+import ppo_lstm  # noqa: E402, F401  (registers CartPoleNoVel-v1)
+
+OUT = os.path.join(HERE, "results", "peer_reach.json")
+THRESHOLD = 475.0
+
+
+@dataclass
+class Args:
+    seeds: list[int] = field(default_factory=lambda: list(range(1, 11)))
+    """one run per seed"""
+    stop_at: int = 60_000
+    """a run that has not reached the threshold by this many steps is stopped and counted as not reached"""
+
+
+class StopAtThreshold(BaseCallback):
+    """Records (step, return) of every finished training episode; ends the run at the threshold or the cap."""
+
+    def __init__(self, stop_at: int):
+        super().__init__()
+        self.stop_at, self.curve, self.reached = stop_at, [], None
+
+    def _on_step(self) -> bool:
+        self.curve += [(self.num_timesteps, info["episode"]["r"]) for info in self.locals["infos"] if "episode" in info]
+        self.reached = plot.steps_to_threshold(self.curve, THRESHOLD)
+        return self.reached is None and self.num_timesteps < self.stop_at
+
+
+def run(seed: int, stop_at: int) -> dict:
+    # the zoo's entry for CartPoleNoVel-v1 in its hyperparams/ppo_lstm.yml: no normalisation, the policy's
+    # defaults (LSTM 256 for the actor and another for the critic, two 64-unit tanh layers per head)
+    env = make_vec_env("CartPoleNoVel-v1", n_envs=8, seed=seed)
+    model = RecurrentPPO(
+        "MlpLstmPolicy",
+        env,
+        n_steps=32,
+        batch_size=256,
+        n_epochs=20,
+        gamma=0.98,
+        gae_lambda=0.8,
+        ent_coef=0.0,
+        learning_rate=lambda progress: 1e-3 * progress,
+        clip_range=lambda progress: 0.2 * progress,
+        seed=seed,
+        device="cpu",
+    )
+    callback, start = StopAtThreshold(stop_at), time.time()
+    model.learn(100_000, callback=callback)
+    last20 = statistics.mean(value for _, value in callback.curve[-20:])
+    return {"seed": seed, "steps_to_threshold": callback.reached, "steps_run": model.num_timesteps,
+            "episodes": len(callback.curve), "last20_mean_at_stop": round(last20, 1),
+            "seconds": round(time.time() - start, 1)}  # fmt: skip
+
+
+def main(args: Args) -> None:
+    torch.set_num_threads(1)
+    rows = []
+    for seed in args.seeds:
+        rows.append(run(seed, args.stop_at))
+        print(rows[-1], flush=True)
+        write(rows, args)  # after every seed, so that an interrupted run keeps what it measured
+
+
+def write(rows: list[dict], args: Args) -> None:
+    # a seed that did not reach counts as above every seed that did (it would need more than stop_at steps)
+    median = statistics.median(row["steps_to_threshold"] or float("inf") for row in rows)
+    result = {
+        "command": "python benchmark/peer_reach.py " + " ".join(sys.argv[1:]),
+        "peer": "sb3-contrib RecurrentPPO, rl-baselines3-zoo hyperparameters",
+        "threshold": THRESHOLD,
+        "stop_at": args.stop_at,
+        "median_steps_to_threshold": None if median == float("inf") else median,
+        "runs": rows,
+    }
+    with open(OUT, "w") as f:
+        json.dump(result, f, indent=1)
+    if len(rows) == len(args.seeds):
+        print(f"median steps to last-20 mean >= {THRESHOLD:.0f}: {result['median_steps_to_threshold']}  -> {OUT}")
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Args))
