@@ -56,7 +56,7 @@ def peer_table() -> str:
         mid = statistics.median(steps or float("inf") for steps, _ in results.values())
         return "not reached" if mid == float("inf") else f"{mid:,.0f}"
 
-    lines = [f"Command: `{peer['command'].strip()}` ({peer['peer']}); ppo_lstm.py: the runs in the table above.", "",
+    lines = [f"Command: `{peer['command'].strip()}`; ppo_lstm.py: the runs in the table above.", "",
              "| seed | ppo_lstm.py | sb3-contrib RecurrentPPO |", "|---|---|---|"]  # fmt: skip
     for seed in sorted(set(ours) | set(theirs)):
         lines.append(f"| {seed} | {cell(ours.get(seed))} | {cell(theirs.get(seed))} |")
@@ -86,7 +86,8 @@ def main() -> None:
                   "![learning curves](benchmark/results/novel_classic/curves.png)", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.json")):
         parts += ["Steps until the last 20 training episodes on CartPoleNoVel-v1 first average 475, seed by seed, "
-                  "against sb3-contrib's RecurrentPPO with rl-baselines3-zoo's settings for this env:", "",
+                  "against sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published agent for this env:",
+                  "",
                   peer_table(), ""]  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
