@@ -9,6 +9,8 @@ python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 6 7 8 9 10 --wor
   --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1
 python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 --workers 2 --extra="--total-timesteps 50000" \
   --scripts ppo_lstm.py ppo_mlp_cartpole.py --env-ids CueRecall-v0
-python benchmark/peer_reach.py  # sb3-contrib's RecurrentPPO on CartPoleNoVel-v1 (needs benchmark/requirements.txt)
+# sb3-contrib's RecurrentPPO on CartPoleNoVel-v1, with the zoo's settings and with ours (needs benchmark/requirements.txt)
+python benchmark/peer_reach.py
+python benchmark/peer_reach.py --settings matched
 python benchmark/plot.py --suite novel_classic
 python benchmark/report.py

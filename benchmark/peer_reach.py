@@ -29,8 +29,14 @@ import plot  # noqa: E402
 
 import ppo_lstm  # noqa: E402, F401  (registers CartPoleNoVel-v1)
 
-OUT = os.path.join(HERE, "results", "peer_reach.json")
 THRESHOLD = 475.0
+# what each choice of --settings runs; `zoo` is left exactly as the zoo published it, `matched` changes only what
+# ppo_lstm.py's defaults set differently (both normalisations, tanh, lr and clip range constant)
+SETTINGS = {
+    "zoo": dict(norm_reward=False, activation_fn=torch.nn.ReLU, learning_rate=lambda progress: 1e-3 * progress,
+                clip_range=lambda progress: 0.2 * progress),
+    "matched": dict(norm_reward=True, activation_fn=torch.nn.Tanh, learning_rate=1e-3, clip_range=0.2),
+}  # fmt: skip
 
 
 @dataclass
@@ -39,6 +45,14 @@ class Args:
     """one run per seed"""
     stop_at: int = 60_000
     """a run that has not reached the threshold by this many steps is stopped and counted as not reached"""
+    settings: str = "zoo"
+    """`zoo`: the settings of rl-baselines3-zoo's published CartPoleNoVel-v1 agent (results/peer_reach.json);
+    `matched`: the same with ppo_lstm.py's normalisation, activation and constant schedules
+    (results/peer_reach_matched.json)"""
+
+
+def out_path(settings: str) -> str:
+    return os.path.join(HERE, "results", "peer_reach.json" if settings == "zoo" else f"peer_reach_{settings}.json")
 
 
 class StopAtThreshold(BaseCallback):
@@ -54,15 +68,17 @@ class StopAtThreshold(BaseCallback):
         return self.reached is None and self.num_timesteps < self.stop_at
 
 
-def run(seed: int, stop_at: int) -> dict:
-    # the settings of the zoo's published CartPoleNoVel-v1 agent (its model card): observations normalised, rewards
-    # not; ReLU, no orthogonal init, an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
-    env = VecNormalize(make_vec_env("CartPoleNoVel-v1", n_envs=8, seed=seed), norm_obs=True, norm_reward=False, gamma=0.98)
+def run(seed: int, stop_at: int, settings: str) -> dict:
+    # the zoo's published agent (its model card): observations normalised, rewards not; ReLU, no orthogonal init,
+    # an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
+    chosen = SETTINGS[settings]
+    env = make_vec_env("CartPoleNoVel-v1", n_envs=8, seed=seed)
+    env = VecNormalize(env, norm_obs=True, norm_reward=chosen["norm_reward"], gamma=0.98)
     model = RecurrentPPO(
         "MlpLstmPolicy", env, n_steps=32, batch_size=256, n_epochs=20, gamma=0.98, gae_lambda=0.8, ent_coef=0.0,
-        learning_rate=lambda progress: 1e-3 * progress, clip_range=lambda progress: 0.2 * progress, seed=seed,
-        device="cpu", policy_kwargs=dict(ortho_init=False, activation_fn=torch.nn.ReLU, lstm_hidden_size=64,
-                                         enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])),
+        learning_rate=chosen["learning_rate"], clip_range=chosen["clip_range"], seed=seed, device="cpu",
+        policy_kwargs=dict(ortho_init=False, activation_fn=chosen["activation_fn"], lstm_hidden_size=64,
+                           enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])),
     )  # fmt: skip
     callback, start = StopAtThreshold(stop_at), time.time()
     model.learn(100_000, callback=callback)
@@ -75,13 +91,13 @@ def run(seed: int, stop_at: int) -> dict:
 def main(args: Args) -> None:
     torch.set_num_threads(1)
     done = {}  # seeds measured before with the same cap are not run again, so that an interrupted run resumes
-    if os.path.exists(OUT):
-        with open(OUT) as f:
+    if os.path.exists(out_path(args.settings)):
+        with open(out_path(args.settings)) as f:
             before = json.load(f)
         done = {row["seed"]: row for row in before["runs"] if before["stop_at"] == args.stop_at}
     rows = []
     for seed in args.seeds:
-        rows.append(done.get(seed) or run(seed, args.stop_at))
+        rows.append(done.get(seed) or run(seed, args.stop_at, args.settings))
         print(rows[-1], flush=True)
         write(rows, args)  # after every seed, so that an interrupted run keeps what it measured
 
@@ -91,16 +107,18 @@ def write(rows: list[dict], args: Args) -> None:
     median = statistics.median(row["steps_to_threshold"] or float("inf") for row in rows)
     result = {
         "command": "python benchmark/peer_reach.py " + " ".join(sys.argv[1:]),
-        "peer": "sb3-contrib RecurrentPPO, settings of rl-baselines3-zoo's published agent",
+        "peer": "sb3-contrib RecurrentPPO",
+        "settings": args.settings,
         "threshold": THRESHOLD,
         "stop_at": args.stop_at,
         "median_steps_to_threshold": None if median == float("inf") else median,
         "runs": rows,
     }
-    with open(OUT, "w") as f:
+    with open(out_path(args.settings), "w") as f:
         json.dump(result, f, indent=1)
     if len(rows) == len(args.seeds):
-        print(f"median steps to last-20 mean >= {THRESHOLD:.0f}: {result['median_steps_to_threshold']}  -> {OUT}")
+        median = result["median_steps_to_threshold"]
+        print(f"median steps to last-20 mean >= {THRESHOLD:.0f}: {median}  -> {out_path(args.settings)}")
 
 
 if __name__ == "__main__":

@@ -120,15 +120,27 @@ def test_plotter_writes_a_png_and_the_expected_table(tmp_path):
 
 def test_peer_table_sets_each_seed_beside_the_peers(tmp_path, monkeypatch):
     write_results(tmp_path / "novel_classic", variant="ppo_lstm")
-    peer = {"command": "python benchmark/peer_reach.py --seeds 2 3", "peer": "the peer", "threshold": 475,
-            "runs": [{"seed": 2, "steps_to_threshold": 1200, "steps_run": 1200},
-                     {"seed": 3, "steps_to_threshold": None, "steps_run": 60000}]}  # fmt: skip
-    (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
+    zoo = {
+        "command": "python benchmark/peer_reach.py --seeds 2 3",
+        "runs": [
+            {"seed": 2, "steps_to_threshold": 1200, "steps_run": 1200},
+            {"seed": 3, "steps_to_threshold": None, "steps_run": 60000},
+        ],
+    }
+    matched = {"command": "python benchmark/peer_reach.py --settings matched --seeds 1", "runs": [
+        {"seed": 1, "steps_to_threshold": 900, "steps_run": 900}]}  # fmt: skip
+    (tmp_path / "peer_reach.json").write_text(json.dumps(zoo))
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
-    rows = report.peer_table().splitlines()[4:]
     # ours: seed 1 reaches at 2900 (see above), seed 2 never within its 5000 steps; the medians count a miss as infinite
-    assert rows == ["| 1 | 2,900 | - |", "| 2 | not by 5,000 | 1,200 |", "| 3 | - | not by 60,000 |",
-                    "| median | not reached | not reached |"]  # fmt: skip
+    assert report.peer_table().splitlines()[2:] == [
+        "| seed | ppo_lstm.py | sb3-contrib, zoo's settings |", "|---|---|---|", "| 1 | 2,900 | - |",
+        "| 2 | not by 5,000 | 1,200 |", "| 3 | - | not by 60,000 |", "| median | not reached | not reached |"]  # fmt: skip
+    (tmp_path / "peer_reach_matched.json").write_text(json.dumps(matched))
+    table = report.peer_table().splitlines()
+    assert "--settings matched --seeds 1" in table[0]
+    assert table[2:5] == ["| seed | ppo_lstm.py | sb3-contrib, zoo's settings | sb3-contrib, settings matched to ours |",
+                          "|---|---|---|---|", "| 1 | 2,900 | - | 900 |"]  # fmt: skip
+    assert table[-1] == "| median | not reached | not reached | 900 |"
 
 
 def test_curve_band_is_the_mean_over_seeds_with_a_bootstrap_interval():
