@@ -60,7 +60,7 @@ def peer_table() -> str:
 
     def median(results: dict) -> str:
         mid = statistics.median(steps or float("inf") for steps, _ in results.values())
-        return "not reached" if mid == float("inf") else f"{mid:,.0f}"
+        return ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" (n={len(results)})"
 
     columns = [("ppo_lstm.py", ours)] + [(label, results) for label, _, results in peers]
     commands = "; ".join(f"{label}: `{command}`" for label, command, _ in peers)

@@ -134,13 +134,14 @@ def test_peer_table_sets_each_seed_beside_the_peers(tmp_path, monkeypatch):
     # ours: seed 1 reaches at 2900 (see above), seed 2 never within its 5000 steps; the medians count a miss as infinite
     assert report.peer_table().splitlines()[2:] == [
         "| seed | ppo_lstm.py | sb3-contrib, zoo's settings |", "|---|---|---|", "| 1 | 2,900 | - |",
-        "| 2 | not by 5,000 | 1,200 |", "| 3 | - | not by 60,000 |", "| median | not reached | not reached |"]  # fmt: skip
+        "| 2 | not by 5,000 | 1,200 |", "| 3 | - | not by 60,000 |",
+        "| median | not reached (n=2) | not reached (n=2) |"]  # fmt: skip
     (tmp_path / "peer_reach_matched.json").write_text(json.dumps(matched))
     table = report.peer_table().splitlines()
     assert "--settings matched --seeds 1" in table[0]
     assert table[2:5] == ["| seed | ppo_lstm.py | sb3-contrib, zoo's settings | sb3-contrib, settings matched to ours |",
                           "|---|---|---|---|", "| 1 | 2,900 | - | 900 |"]  # fmt: skip
-    assert table[-1] == "| median | not reached | not reached | 900 |"
+    assert table[-1] == "| median | not reached (n=2) | not reached (n=2) | 900 (n=1) |"
 
 
 def test_curve_band_is_the_mean_over_seeds_with_a_bootstrap_interval():
