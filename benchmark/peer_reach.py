@@ -63,14 +63,16 @@ class StopAtThreshold(BaseCallback):
         self.stop_at, self.curve, self.reached = stop_at, [], None
 
     def _on_step(self) -> bool:
-        self.curve += [(self.num_timesteps, info["episode"]["r"]) for info in self.locals["infos"] if "episode" in info]
-        self.reached = plot.steps_to_threshold(self.curve, THRESHOLD)
+        finished = [(self.num_timesteps, info["episode"]["r"]) for info in self.locals["infos"] if "episode" in info]
+        if finished:  # the running mean moves only when an episode ends
+            self.curve += finished
+            self.reached = plot.steps_to_threshold(self.curve, THRESHOLD)
         return self.reached is None and self.num_timesteps < self.stop_at
 
 
 def run(seed: int, stop_at: int, settings: str) -> dict:
-    # the zoo's published agent (its model card): observations normalised, rewards not; ReLU, no orthogonal init,
-    # an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
+    # what both settings share, from the zoo's published agent (its model card): observations normalised, no
+    # orthogonal init, an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
     chosen = SETTINGS[settings]
     env = make_vec_env("CartPoleNoVel-v1", n_envs=8, seed=seed)
     env = VecNormalize(env, norm_obs=True, norm_reward=chosen["norm_reward"], gamma=0.98)

@@ -52,7 +52,8 @@ def peer_table() -> str:
             results = {r["seed"]: (r["steps_to_threshold"], r["steps_run"]) for r in peer["runs"]}
             peers.append((label, peer["command"].strip(), results))
     runs, curves = plot.load(os.path.join(RESULTS, "novel_classic"))
-    ours = {int(r["seed"]): (plot.steps_to_threshold(curves.get(r["run"], []), 475), int(r["global_step"]))
+    threshold = plot.THRESHOLDS["CartPoleNoVel-v1"]
+    ours = {int(r["seed"]): (plot.steps_to_threshold(curves.get(r["run"], []), threshold), int(r["global_step"]))
             for r in runs if r["variant"] == "ppo_lstm" and r["env_id"] == "CartPoleNoVel-v1"}  # fmt: skip
 
     def cell(result: tuple[int | None, int] | None) -> str:
