@@ -1,5 +1,6 @@
 # PPO + LSTM for continuous actions and vector observations, one self-contained file.
 # python ppo_lstm_continuous.py --env-id PendulumNoVel-v1
+import copy
 import difflib
 import json
 import os
@@ -16,7 +17,6 @@ import torch.nn as nn
 import torch.optim as optim
 import tyro
 from torch.distributions.normal import Normal
-from torch.nn.utils.rnn import pack_padded_sequence
 from torch.utils.tensorboard import SummaryWriter
 
 SCRIPT = "ppo_lstm_continuous.py"
@@ -136,27 +136,41 @@ for _id, (_base, _kwargs, _mask) in NOVEL_ENVS.items():
 OWN_ENV_IDS = list(NOVEL_ENVS)
 
 
-def check_env_id(env_id: str) -> None:
-    try:
-        gym.spec(env_id)
-    except (gym.error.Error, ModuleNotFoundError):
-        close = difflib.get_close_matches(env_id, list(gym.registry), n=3)
-        fail(f"unknown env id '{env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
-
-
-def check_spaces(envs: gym.vector.VectorEnv) -> None:
-    obs_space, act_space = envs.single_observation_space, envs.single_action_space
-    if not isinstance(act_space, gym.spaces.Box) or len(act_space.shape) != 1:
-        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete actions")
-    if not isinstance(obs_space, gym.spaces.Box) or len(obs_space.shape) != 1:
-        fail(f"{SCRIPT} handles 1-D Box observations, not {obs_space}; use ppo_gru_atari.py for images")
-
-
 def make_env(env_id: str, render_mode: str | None = None):
     def thunk():
-        return gym.make(env_id, render_mode=render_mode)
+        # render_mode is passed only when something renders: third-party envs may not take the argument
+        return gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
 
     return thunk
+
+
+def check_env(args: Args) -> None:
+    """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line."""
+    module = args.env_id.rpartition(":")[0]  # `module:EnvId`: gym.make imports the module, so any id it takes works
+    try:
+        env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
+    except gym.error.DependencyNotInstalled as error:
+        fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
+    except (gym.error.UnregisteredEnv, gym.error.DeprecatedEnv):
+        name = args.env_id.rpartition(":")[2]
+        close = difflib.get_close_matches(name, list(gym.registry), n=3)
+        fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
+    except ModuleNotFoundError as error:
+        what = f"module '{module}' of" if module and error.name == module.split(".")[0] else "a module needed by"
+        fail(f"cannot import {what} env '{args.env_id}': {error.msg.split('. ')[0]}")
+    except TypeError as error:
+        if not args.capture_video:
+            raise
+        fail(f"--capture-video: env '{args.env_id}' takes no render_mode ({error})")
+    if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
+        modes = env.metadata.get("render_modes")
+        fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
+    obs_space, act_space = env.observation_space, env.action_space
+    env.close()
+    if not isinstance(obs_space, gym.spaces.Box) or len(obs_space.shape) != 1:
+        fail(f"{SCRIPT} handles 1-D Box observations, not {obs_space}; ppo_gru_atari.py takes Atari games")
+    if not isinstance(act_space, gym.spaces.Box) or len(act_space.shape) != 1:
+        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete actions")
 
 
 class RunningMeanStd:
@@ -211,79 +225,66 @@ class Agent(nn.Module):
         zeros = torch.zeros(num_lstms, num_envs, self.lstm.hidden_size, device=self.lstm.weight_hh_l0.device)
         return zeros, zeros.clone()
 
-    def _unroll_stepwise(self, lstm, x, state, starts):
+    def _unroll_stepwise(self, lstm, x, state, episode_starts):
         # reference path: one LSTM call per step, the state zeroed before each episode's first step
         outputs = []
         for t in range(x.shape[0]):
-            if self.reset_state_on_done:
-                keep = (1.0 - starts[t]).view(1, -1, 1)
-                state = (state[0] * keep, state[1] * keep)
+            keep = (1.0 - episode_starts[t]).view(1, -1, 1)
+            state = (state[0] * keep, state[1] * keep)
             out, state = lstm(x[t : t + 1], state)
             outputs.append(out)
         return torch.cat(outputs), state
 
-    def _unroll_padded(self, lstm, x, state, starts, need_state):
+    def _unroll_padded(self, lstm, x, state, episode_starts):
         # fast path: cut every env's sequence where an episode starts and run all the pieces, right-padded,
         # in one fused call (one call costs about as much as a few steps on CPU); a piece that opens an
-        # episode starts from zeros, each env's first piece from its carried state
-        T, B = starts.shape
-        cuts = starts.bool().T.clone()  # (T, B) -> (B, T): env-major, so that each piece is contiguous
-        cuts[:, 0] = True
-        cuts = cuts.reshape(-1)
-        piece = cuts.cumsum(0) - 1  # (B * T,) piece id of every step
-        first = cuts.nonzero().squeeze(1)  # (P,) flat index of each piece's first step
+        # episode starts from zeros, each env's first piece from its carried state. Padding runs on past a
+        # short piece's end, so the final state is not returned: this path serves the training update only
+        T, B = episode_starts.shape
+        piece_begins = episode_starts.bool().T.clone()  # (T, B) -> (B, T): env-major, each piece contiguous
+        piece_begins[:, 0] = True
+        piece_begins = piece_begins.reshape(-1)
+        piece = piece_begins.cumsum(0) - 1  # (B * T,) piece id of every step
+        first = piece_begins.nonzero().squeeze(1)  # (P,) flat index of each piece's first step
         pos = torch.arange(B * T, device=x.device) - first[piece]  # step index inside its piece
-        lengths = torch.bincount(piece)
-        padded = x.new_zeros(int(lengths.max()), len(first), x.shape[2])  # (max_len, P, obs_dim)
+        padded = x.new_zeros(int(pos.max()) + 1, len(first), x.shape[2])  # (max_len, P, obs_dim)
         padded[pos, piece] = x.transpose(0, 1).reshape(B * T, -1)
         env_first = piece[torch.arange(B, device=x.device) * T]
+        keep = (1.0 - episode_starts[0]).view(1, -1, 1)
         h0 = x.new_zeros(state[0].shape[0], len(first), state[0].shape[2])
         c0 = h0.clone()
-        h0[:, env_first], c0[:, env_first] = (
-            state[0] * (1.0 - starts[0]).view(1, -1, 1),
-            state[1] * (1.0 - starts[0]).view(1, -1, 1),
-        )
-        out, (h_n, c_n) = lstm(padded, (h0, c0))
-        out = out[pos, piece].view(B, T, -1).transpose(0, 1)  # (T, B, hidden)
-        if not need_state:  # a training update discards the final state: no second pass
-            return out, None
-        # padding runs on past a piece's end, so only pieces of full length leave the right final state;
-        # the others' last pieces are run again, packed (exact, no padding) and without gradient
-        env_last = piece[torch.arange(B, device=x.device) * T + T - 1]
-        h_n, c_n = h_n[:, env_last], c_n[:, env_last]
-        short = (lengths[env_last] < padded.shape[0]).nonzero().squeeze(1)
-        if len(short):
-            with torch.no_grad():
-                rows = env_last[short]
-                packed = pack_padded_sequence(padded[:, rows], lengths[rows].cpu(), enforce_sorted=False)
-                _, (h_s, c_s) = lstm(packed, (h0[:, rows], c0[:, rows]))
-            h_n, c_n = h_n.index_copy(1, short, h_s), c_n.index_copy(1, short, c_s)
-        return out, (h_n, c_n)
+        h0[:, env_first] = state[0] * keep
+        c0[:, env_first] = state[1] * keep
+        out, _ = lstm(padded, (h0, c0))
+        return out[pos, piece].view(B, T, -1).transpose(0, 1)  # (T, B, hidden)
 
-    def _unroll(self, lstm, obs, state, done, need_state=True):
-        # obs (T * N, obs_dim) time-major -> hidden (T * N, hidden); done marks each episode's first step
+    def _unroll(self, lstm, obs, state, episode_starts, need_state=True):
+        # obs (T * N, obs_dim) time-major -> hidden (T * N, hidden); episode_starts marks each episode's first step
         N = state[0].shape[1]
-        x, starts = obs.view(-1, N, obs.shape[-1]), done.view(-1, N)
+        x = obs.view(-1, N, obs.shape[-1])
+        episode_starts = episode_starts.view(-1, N)
         if not self.reset_state_on_done:
             out, state = lstm(x, state)
-        elif self.fast_rnn and x.shape[0] > 1:
-            out, state = self._unroll_padded(lstm, x, state, starts, need_state)
+        elif self.fast_rnn and x.shape[0] > 1 and not need_state:
+            out, state = self._unroll_padded(lstm, x, state, episode_starts), None
         else:
-            out, state = self._unroll_stepwise(lstm, x, state, starts)
+            out, state = self._unroll_stepwise(lstm, x, state, episode_starts)
         return out.reshape(-1, out.shape[-1]), state if need_state else None
 
-    def get_value(self, obs, state, done):
+    def get_value(self, obs, state, episode_starts):
         if self.critic_lstm is None:
-            return self.critic(self._unroll(self.lstm, obs, state, done)[0])
-        return self.critic(self._unroll(self.critic_lstm, obs, (state[0][1:], state[1][1:]), done)[0])
+            return self.critic(self._unroll(self.lstm, obs, state, episode_starts, need_state=False)[0])
+        critic_state = (state[0][1:], state[1][1:])
+        return self.critic(self._unroll(self.critic_lstm, obs, critic_state, episode_starts, need_state=False)[0])
 
-    def get_action_and_value(self, obs, state, done, action=None, deterministic=False, need_state=True, noise=None):
-        # need_state=False returns None for the new state and spares the fast path its second pass;
+    def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True, noise=None):
+        # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path;
         # noise (N, action_dim), standard normal, sets the sample to mean + std * noise instead of a fresh draw
-        hidden, new_state = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), done, need_state)
+        hidden, new_state = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), episode_starts, need_state)
         critic_hidden = hidden
         if self.critic_lstm is not None:
-            critic_hidden, critic_state = self._unroll(self.critic_lstm, obs, (state[0][1:], state[1][1:]), done, need_state)
+            critic_state = (state[0][1:], state[1][1:])
+            critic_hidden, critic_state = self._unroll(self.critic_lstm, obs, critic_state, episode_starts, need_state)
             if need_state:
                 new_state = tuple(torch.cat([a, c]) for a, c in zip(new_state, critic_state, strict=True))
         action_mean = self.actor_mean(hidden)
@@ -295,10 +296,10 @@ class Agent(nn.Module):
         return action, probs.log_prob(action).sum(1), probs.entropy().sum(1), self.critic(critic_hidden), new_state
 
 
-def correlated_noise(noise: torch.Tensor, starts: torch.Tensor, corr: float) -> torch.Tensor:
+def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float) -> torch.Tensor:
     """The next step's exploration noise, (N, action_dim): an AR(1) process whose every step is N(0, 1), so that
     each sample still comes from the policy's Gaussian; it is drawn afresh where an episode starts."""
-    keep = corr * (1.0 - starts).view(-1, 1)
+    keep = corr * (1.0 - episode_starts).view(-1, 1)
     return keep * noise + torch.sqrt(1.0 - keep**2) * torch.randn_like(noise)
 
 
@@ -320,21 +321,26 @@ def compute_gae(rewards, values, terminations, truncations, final_values, next_v
 def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
     """Full episodes on a fresh env, deterministic actions, the state carried within and reset between episodes;
     observations are normalised with the training statistics, frozen."""
-    env = gym.make(args.env_id, render_mode="rgb_array" if args.capture_video else None)
+    env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
     returns = []
     for episode in range(args.eval_episodes):
         obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
-        state, start, episode_return, ended = agent.get_initial_state(1), torch.ones(1, device=device), 0.0, False
+        state = agent.get_initial_state(1)  # zeros: every episode starts afresh
+        episode_start = torch.ones(1, device=device)
+        episode_return, ended = 0.0, False
         while not ended:
             with torch.no_grad():
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
-                action, _, _, _, state = agent.get_action_and_value(obs_t.view(1, -1), state, start, deterministic=True)
+                action, _, _, _, state = agent.get_action_and_value(
+                    obs_t.view(1, -1), state, episode_start, deterministic=True
+                )
             action = np.clip(action[0].cpu().numpy(), env.action_space.low, env.action_space.high)
             obs, reward, terminated, truncated, _ = env.step(action)
-            episode_return, ended = episode_return + float(reward), terminated or truncated
-            start = torch.zeros(1, device=device)
+            episode_return += float(reward)
+            ended = terminated or truncated
+            episode_start = torch.zeros(1, device=device)
         returns.append(episode_return)
     env.close()
     return returns
@@ -344,6 +350,8 @@ def check_args(args: Args) -> None:
     for name in ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "rnn_hidden_size"]:
         if getattr(args, name) <= 0:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if not args.learning_rate > 0:
+        fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
     if args.seq_len < 0 or args.eval_episodes < 0:
@@ -356,6 +364,8 @@ def check_args(args: Args) -> None:
     num_sequences = args.num_envs * (args.num_steps // seq_len)
     if num_sequences % args.num_minibatches:
         fail(f"{num_sequences} sequences of {seq_len} steps do not split into {args.num_minibatches} minibatches")
+    if args.norm_adv and num_sequences // args.num_minibatches * seq_len == 1:
+        fail("a minibatch of one step cannot normalise its advantages: use fewer minibatches or --no-norm-adv")
     if args.total_timesteps < args.num_envs * args.num_steps and not args.eval_checkpoint:
         fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({args.num_envs * args.num_steps})")
 
@@ -374,23 +384,45 @@ def load_checkpoint(path: str, env_id: str) -> dict:
     return checkpoint
 
 
+# what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
+CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward"]
+
+
+def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
+    for key in CHECKPOINT_ARGS:
+        if getattr(args, key) != checkpoint["args"][key]:
+            print(f"{key} = {checkpoint['args'][key]}, as the checkpoint was trained")
+            setattr(args, key, checkpoint["args"][key])
+
+
+def make_run_dir(args: Args) -> tuple[str, str]:
+    prefix = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}"
+    stamp = int(time.time())
+    while os.path.exists(os.path.join("runs", f"{prefix}__{stamp}")):
+        stamp += 1  # two runs started in the same second must not share a folder
+    return f"{prefix}__{stamp}", os.path.join("runs", f"{prefix}__{stamp}")
+
+
+def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_step: int, iteration: int) -> dict:
+    """Everything a checkpoint holds, copied: taken after every completed update, so that Ctrl-C or a non-finite
+    value saves the last good weights with the global step they reached, never a half-done update."""
+    return copy.deepcopy({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": agent.state_dict(),
+                          "optimizer": optimizer.state_dict(), "obs_rms": vars(obs_rms), "return_rms": vars(return_rms),
+                          "global_step": global_step, "iteration": iteration})  # fmt: skip
+
+
 def main(args: Args) -> dict:
     check_args(args)
-    check_env_id(args.env_id)
-    checkpoint = (
-        load_checkpoint(args.resume or args.eval_checkpoint, args.env_id) if args.resume or args.eval_checkpoint else None
-    )
-    if checkpoint is not None:  # the network's shape comes from the checkpoint
-        for key in ["rnn_hidden_size", "shared_lstm"]:
-            setattr(args, key, checkpoint["args"][key])
+    checkpoint_file = args.resume or args.eval_checkpoint
+    checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
+    if checkpoint is not None:
+        take_args_from_checkpoint(args, checkpoint)
+    check_env(args)
     seq_len = args.seq_len or args.num_steps
     batch_size = args.num_envs * args.num_steps
-    num_iterations = args.total_timesteps // batch_size
-    stamp = int(time.time())
-    while os.path.exists(os.path.join("runs", f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}__{stamp}")):
-        stamp += 1  # two runs started in the same second must not share a folder
-    run_name = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}__{stamp}"
-    run_dir = os.path.join("runs", run_name)
+    # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
+    schedule_steps = args.total_timesteps // batch_size * batch_size
+    run_name, run_dir = make_run_dir(args)
 
     # Seeding
     random.seed(args.seed)
@@ -405,17 +437,18 @@ def main(args: Args) -> dict:
     envs = gym.vector.SyncVectorEnv(
         [make_env(args.env_id) for _ in range(args.num_envs)], autoreset_mode=gym.vector.AutoresetMode.SAME_STEP
     )
-    check_spaces(envs)
     agent = Agent(envs, args).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)  # one kernel for all params
     obs_rms, return_rms = RunningMeanStd(envs.single_observation_space.shape), RunningMeanStd()
-    global_step, start_iteration = 0, 1
+    global_step, iteration = 0, 0
     if checkpoint is not None:
         agent.load_state_dict(checkpoint["model"])
         optimizer.load_state_dict(checkpoint["optimizer"])
         obs_rms.__dict__.update(checkpoint["obs_rms"])
         return_rms.__dict__.update(checkpoint["return_rms"])
-        global_step, start_iteration = checkpoint["global_step"], checkpoint["iteration"] + 1
+        global_step, iteration = checkpoint["global_step"], checkpoint["iteration"]
+    num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
+    first_iteration, last_iteration = iteration + 1, iteration + num_updates
 
     writer = SummaryWriter(run_dir)
     if args.track:
@@ -426,44 +459,54 @@ def main(args: Args) -> dict:
         )
     writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
-    def save_checkpoint(iteration: int) -> str:
+    def save(snapshot: dict) -> str:
         path = os.path.join(run_dir, f"{args.exp_name}.pt")
-        model, opt = agent.state_dict(), optimizer.state_dict()
-        torch.save({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": model, "optimizer": opt,
-                    "obs_rms": vars(obs_rms), "return_rms": vars(return_rms),
-                    "global_step": global_step, "iteration": iteration}, path)  # fmt: skip
+        torch.save(snapshot, path)
         return path
+
+    def stop_non_finite(what: str) -> None:
+        path = save(last_good) if args.save_model else None
+        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
+        fail(f"non-finite {what} at update {iteration}" + kept)
 
     # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode
     obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
     episode_starts = torch.zeros((args.num_steps, args.num_envs), device=device)
     actions = torch.zeros((args.num_steps, args.num_envs) + envs.single_action_space.shape, device=device)
-    logprobs, rewards, values, terminations, truncations, final_values = (
-        torch.zeros((args.num_steps, args.num_envs), device=device) for _ in range(6)
-    )
+    logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
+    rewards = torch.zeros((args.num_steps, args.num_envs), device=device)
+    values = torch.zeros((args.num_steps, args.num_envs), device=device)
+    terminations = torch.zeros((args.num_steps, args.num_envs), device=device)
+    truncations = torch.zeros((args.num_steps, args.num_envs), device=device)
+    final_values = torch.zeros((args.num_steps, args.num_envs), device=device)
     state = agent.get_initial_state(args.num_envs)
     # the state at the first step of every sequence, so that training replays each from where the rollout was
     seq_states = [torch.zeros((args.num_steps // seq_len,) + s.shape, device=device) for s in state]
 
     def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
+        if not np.isfinite(obs_np).all():
+            stop_non_finite("observation")
         if args.norm_obs:
             if update:
                 obs_rms.update(obs_np)
             obs_np = obs_rms.normalize(obs_np)
         return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
 
+    last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
     next_obs, _ = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
     next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
-    next_start = torch.ones(args.num_envs, device=device)
+    next_episode_starts = torch.ones(args.num_envs, device=device)
     noise = torch.zeros((args.num_envs,) + envs.single_action_space.shape, device=device)
-    episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
+    episode_return = np.zeros(args.num_envs)
+    episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
-    start_time, start_step, iteration = time.time(), global_step, start_iteration - 1
+    start_time, start_step = time.time(), global_step
     try:
-        for iteration in range(start_iteration, 0 if args.eval_checkpoint else num_iterations + 1):
-            frac = 1.0 - (iteration - 1.0) / num_iterations
+        for iteration in range(first_iteration, last_iteration + 1):
+            # the schedules follow the global step, so that a resumed run continues them wherever it left off
+            frac = 1.0 - global_step / schedule_steps
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
@@ -472,49 +515,54 @@ def main(args: Args) -> dict:
             for step in range(args.num_steps):
                 global_step += args.num_envs
                 if step % seq_len == 0:
-                    seq_states[0][step // seq_len], seq_states[1][step // seq_len] = state
-                obs[step], episode_starts[step] = next_obs, next_start
-                noise = correlated_noise(noise, next_start, args.noise_corr)
+                    seq_states[0][step // seq_len] = state[0]
+                    seq_states[1][step // seq_len] = state[1]
+                obs[step] = next_obs
+                episode_starts[step] = next_episode_starts
+                noise = correlated_noise(noise, next_episode_starts, args.noise_corr)
                 with torch.no_grad():
-                    action, logprob, _, value, state = agent.get_action_and_value(next_obs, state, next_start, noise=noise)
-                values[step], actions[step], logprobs[step] = value.flatten(), action, logprob
+                    action, logprob, _, value, state = agent.get_action_and_value(
+                        next_obs, state, next_episode_starts, noise=noise
+                    )
+                values[step] = value.flatten()
+                actions[step] = action
+                logprobs[step] = logprob
 
                 # the env gets the action clipped to its bounds; the buffer keeps the sample, whose logprob was taken
                 env_action = np.clip(action.cpu().numpy(), envs.single_action_space.low, envs.single_action_space.high)
                 next_obs_np, reward, terminated, truncated, infos = envs.step(env_action)
-                ended = terminated | truncated
                 episode_return += reward  # the env's own return is what is logged, before any floor or scaling
                 if args.reward_floor is not None:
                     reward = np.maximum(reward, args.reward_floor)
+                ended = terminated | truncated
                 if args.norm_reward:
                     discounted_return = discounted_return * args.gamma + reward
                     return_rms.update(discounted_return)
-                    discounted_return[ended] = 0.0
-                rewards[step] = torch.as_tensor(
-                    reward / np.sqrt(return_rms.var + 1e-8) if args.norm_reward else reward, dtype=torch.float32, device=device
-                )
+                    discounted_return[ended] = 0.0  # the next episode's return starts from nothing
+                scale = np.sqrt(return_rms.var + 1e-8) if args.norm_reward else 1.0
+                rewards[step] = torch.as_tensor(reward / scale, dtype=torch.float32, device=device)
                 terminations[step] = torch.as_tensor(terminated, device=device)
                 truncations[step] = torch.as_tensor(truncated, device=device)
-                cut = np.flatnonzero(truncated & ~terminated)
-                if len(cut):  # bootstrap a time-limit cut from its final obs, seen with the episode's own state
-                    final_obs = prepare(np.stack(infos["final_obs"][cut]), update=False)
+                truncated_envs = np.flatnonzero(truncated & ~terminated)
+                if len(truncated_envs):  # bootstrap a time-limit cut from its final obs, seen with the episode's own state
+                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
+                    final_state = (state[0][:, truncated_envs], state[1][:, truncated_envs])
+                    no_starts = torch.zeros(len(truncated_envs), device=device)
                     with torch.no_grad():
-                        v = agent.get_value(
-                            final_obs, (state[0][:, cut], state[1][:, cut]), torch.zeros(len(cut), device=device)
-                        )
-                    final_values[step, cut] = v.flatten()
+                        final_values[step, truncated_envs] = agent.get_value(final_obs, final_state, no_starts).flatten()
                 next_obs = prepare(next_obs_np)
-                next_start = torch.as_tensor(ended, dtype=torch.float32, device=device)
+                next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
 
                 episode_length += 1
                 for i in np.flatnonzero(ended):
                     recent_returns = (recent_returns + [episode_return[i]])[-20:]
                     writer.add_scalar("charts/episodic_return", episode_return[i], global_step)
                     writer.add_scalar("charts/episodic_length", episode_length[i], global_step)
-                    episode_return[i], episode_length[i] = 0.0, 0
+                    episode_return[i] = 0.0
+                    episode_length[i] = 0
 
             with torch.no_grad():
-                next_value = agent.get_value(next_obs, state, next_start).flatten()
+                next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
             advantages, returns = compute_gae(
                 rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
             )
@@ -526,7 +574,7 @@ def main(args: Args) -> dict:
             def take(x, seqs):  # (seq_len, S, ...) -> (seq_len * M, ...), time-major as the Agent expects
                 return x[:, seqs].reshape(-1, *x.shape[2:])
 
-            b_obs, b_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = map(
+            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = map(
                 to_seqs, (obs, episode_starts, actions, logprobs, advantages, returns, values)
             )
             # (K, num_lstms, N, hidden) -> (num_lstms, K * N, hidden), in the same sequence order
@@ -536,11 +584,11 @@ def main(args: Args) -> dict:
             clipfracs, first_ratio_error = [], None
             for _ in range(args.update_epochs):
                 order = torch.randperm(num_seqs, device=device)
-                for start in range(0, num_seqs, seqs_per_minibatch):
-                    mb = order[start : start + seqs_per_minibatch]
+                for begin in range(0, num_seqs, seqs_per_minibatch):
+                    mb = order[begin : begin + seqs_per_minibatch]
                     mb_state = (b_states[0][:, mb], b_states[1][:, mb])
                     _, newlogprob, entropy, newvalue, _ = agent.get_action_and_value(
-                        take(b_obs, mb), mb_state, take(b_starts, mb), take(b_actions, mb), need_state=False
+                        take(b_obs, mb), mb_state, take(b_episode_starts, mb), take(b_actions, mb), need_state=False
                     )
                     logratio = newlogprob - take(b_logprobs, mb)
                     ratio = logratio.exp()
@@ -558,7 +606,9 @@ def main(args: Args) -> dict:
                     pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
                     pg_loss = torch.max(pg_loss1, pg_loss2).mean()
 
-                    newvalue, mb_returns, mb_values = newvalue.view(-1), take(b_returns, mb), take(b_values, mb)
+                    newvalue = newvalue.view(-1)
+                    mb_returns = take(b_returns, mb)
+                    mb_values = take(b_values, mb)
                     if args.clip_vloss:
                         v_loss_unclipped = (newvalue - mb_returns) ** 2
                         v_clipped = mb_values + torch.clamp(newvalue - mb_values, -clip_coef, clip_coef)
@@ -569,9 +619,8 @@ def main(args: Args) -> dict:
 
                     entropy_loss = entropy.mean()
                     loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
-                    if not torch.isfinite(loss):  # the weights are still the last good ones: keep them
-                        path = save_checkpoint(iteration - 1) if args.save_model else None
-                        fail(f"non-finite loss at update {iteration}" + (f"; last good checkpoint: {path}" if path else ""))
+                    if not torch.isfinite(loss):
+                        stop_non_finite("loss")
 
                     optimizer.zero_grad()
                     loss.backward()
@@ -580,39 +629,56 @@ def main(args: Args) -> dict:
 
                 if args.target_kl is not None and approx_kl > args.target_kl:
                     break
+            if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
+                stop_non_finite("weights")
+            last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
             explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            for key, value in [("charts/learning_rate", optimizer.param_groups[0]["lr"]), ("charts/SPS", sps),
-                               ("losses/value_loss", v_loss.item()), ("losses/policy_loss", pg_loss.item()),
-                               ("losses/entropy", entropy_loss.item()), ("losses/old_approx_kl", old_approx_kl.item()),
-                               ("losses/approx_kl", approx_kl.item()), ("losses/clipfrac", np.mean(clipfracs)),
-                               ("losses/explained_variance", explained_var),
-                               ("losses/first_ratio_error", first_ratio_error)]:  # fmt: skip
-                writer.add_scalar(key, value, global_step)
+            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
+            writer.add_scalar("charts/SPS", sps, global_step)
+            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
+            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
+            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
+            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
+            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
+            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
+            writer.add_scalar("losses/explained_variance", explained_var, global_step)
+            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{num_iterations}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
+            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except KeyboardInterrupt:
-        path = save_checkpoint(iteration - 1) if args.save_model else None
+        path = save(last_good) if args.save_model else None
         writer.close()
         envs.close()
-        print(f"interrupted at global step {global_step}" + (f"; checkpoint: {path}" if path else ""), file=sys.stderr)
+        if args.track:
+            wandb.finish(exit_code=130)
+        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
+        print(f"interrupted at global step {global_step}" + kept, file=sys.stderr)
         raise SystemExit(130) from None
     envs.close()
     train_time = time.time() - start_time
-    checkpoint_path = save_checkpoint(iteration) if args.save_model else None
+    checkpoint_path = save(last_good) if args.save_model else None
 
     eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
-    trained, mean_or_none = global_step - start_step, lambda xs: float(np.mean(xs)) if len(xs) else None
-    summary = {"script": SCRIPT, "env_id": args.env_id, "seed": args.seed, "global_step": global_step,
-               "wall_time_s": round(train_time, 2), "sps": int(trained / train_time) if trained else None,
-               "train_return_last20": mean_or_none(recent_returns), "eval_mean_return": mean_or_none(eval_returns),
-               "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
-               "eval_episodes": len(eval_returns), "checkpoint": checkpoint_path}  # fmt: skip
+    trained = global_step - start_step
+    summary = {
+        "script": SCRIPT,
+        "env_id": args.env_id,
+        "seed": args.seed,
+        "global_step": global_step,
+        "wall_time_s": round(train_time, 2),
+        "sps": int(trained / train_time) if trained else None,
+        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
+        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
+        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
+        "eval_episodes": len(eval_returns),
+        "checkpoint": checkpoint_path,
+    }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     writer.close()

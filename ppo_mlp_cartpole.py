@@ -1,5 +1,6 @@
 # PPO with an MLP policy for discrete actions and vector observations: the non-recurrent baseline.
 # python ppo_mlp_cartpole.py --env-id CartPoleNoVel-v1   (a memoryless policy fails there; --frame-stack 4 helps)
+import copy
 import difflib
 import json
 import os
@@ -150,30 +151,44 @@ gym.register("CueRecall-v0", entry_point=CueRecallEnv)
 OWN_ENV_IDS = [*NOVEL_ENVS, "CueRecall-v0"]
 
 
-def check_env_id(env_id: str) -> None:
-    try:
-        gym.spec(env_id)
-    except (gym.error.Error, ModuleNotFoundError):
-        close = difflib.get_close_matches(env_id, list(gym.registry), n=3)
-        fail(f"unknown env id '{env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
-
-
-def check_spaces(envs: gym.vector.VectorEnv) -> None:
-    obs_space, act_space = envs.single_observation_space, envs.single_action_space
-    if not isinstance(act_space, gym.spaces.Discrete):
-        fail(f"{SCRIPT} handles Discrete actions, not {act_space}; use ppo_lstm_continuous.py")
-    if not isinstance(obs_space, gym.spaces.Box) or len(obs_space.shape) != 1:
-        fail(f"{SCRIPT} handles 1-D Box observations, not {obs_space}; use ppo_gru_atari.py for images")
-
-
 def make_env(env_id: str, frame_stack: int, render_mode: str | None = None):
     def thunk():
-        env = gym.make(env_id, render_mode=render_mode)
+        # render_mode is passed only when something renders: third-party envs may not take the argument
+        env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
         if frame_stack > 1:  # (K, obs_dim) -> (K * obs_dim,), padded with the reset observation
             env = gym.wrappers.FlattenObservation(gym.wrappers.FrameStackObservation(env, frame_stack))
         return env
 
     return thunk
+
+
+def check_env(args: Args) -> None:
+    """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line."""
+    module = args.env_id.rpartition(":")[0]  # `module:EnvId`: gym.make imports the module, so any id it takes works
+    try:
+        env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None)()
+    except gym.error.DependencyNotInstalled as error:
+        fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
+    except (gym.error.UnregisteredEnv, gym.error.DeprecatedEnv):
+        name = args.env_id.rpartition(":")[2]
+        close = difflib.get_close_matches(name, list(gym.registry), n=3)
+        fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
+    except ModuleNotFoundError as error:
+        what = f"module '{module}' of" if module and error.name == module.split(".")[0] else "a module needed by"
+        fail(f"cannot import {what} env '{args.env_id}': {error.msg.split('. ')[0]}")
+    except TypeError as error:
+        if not args.capture_video:
+            raise
+        fail(f"--capture-video: env '{args.env_id}' takes no render_mode ({error})")
+    if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
+        modes = env.metadata.get("render_modes")
+        fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
+    obs_space, act_space = env.observation_space, env.action_space
+    env.close()
+    if not isinstance(obs_space, gym.spaces.Box) or len(obs_space.shape) != 1:
+        fail(f"{SCRIPT} handles 1-D Box observations, not {obs_space}; ppo_gru_atari.py takes Atari games")
+    if not isinstance(act_space, gym.spaces.Discrete):
+        fail(f"{SCRIPT} handles Discrete actions, not {act_space}; use ppo_lstm_continuous.py")
 
 
 class RunningMeanStd:
@@ -256,7 +271,8 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
                 action, _, _, _ = agent.get_action_and_value(obs_t.view(1, -1), deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(action.item())
-            episode_return, ended = episode_return + float(reward), terminated or truncated
+            episode_return += float(reward)
+            ended = terminated or truncated
         returns.append(episode_return)
     env.close()
     return returns
@@ -266,10 +282,14 @@ def check_args(args: Args) -> None:
     for name in ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "frame_stack"]:
         if getattr(args, name) <= 0:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if not args.learning_rate > 0:
+        fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if args.eval_episodes < 0:
         fail("--eval-episodes must not be negative")
     if (args.num_envs * args.num_steps) % args.num_minibatches:
         fail(f"a batch of {args.num_envs * args.num_steps} steps does not split into {args.num_minibatches} minibatches")
+    if args.norm_adv and args.num_envs * args.num_steps // args.num_minibatches == 1:
+        fail("a minibatch of one step cannot normalise its advantages: use fewer minibatches or --no-norm-adv")
     if args.total_timesteps < args.num_envs * args.num_steps and not args.eval_checkpoint:
         fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({args.num_envs * args.num_steps})")
 
@@ -288,22 +308,44 @@ def load_checkpoint(path: str, env_id: str) -> dict:
     return checkpoint
 
 
+# what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
+CHECKPOINT_ARGS = ["frame_stack", "norm_obs", "norm_reward"]
+
+
+def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
+    for key in CHECKPOINT_ARGS:
+        if getattr(args, key) != checkpoint["args"][key]:
+            print(f"{key} = {checkpoint['args'][key]}, as the checkpoint was trained")
+            setattr(args, key, checkpoint["args"][key])
+
+
+def make_run_dir(args: Args) -> tuple[str, str]:
+    prefix = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}"
+    stamp = int(time.time())
+    while os.path.exists(os.path.join("runs", f"{prefix}__{stamp}")):
+        stamp += 1  # two runs started in the same second must not share a folder
+    return f"{prefix}__{stamp}", os.path.join("runs", f"{prefix}__{stamp}")
+
+
+def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_step: int, iteration: int) -> dict:
+    """Everything a checkpoint holds, copied: taken after every completed update, so that Ctrl-C or a non-finite
+    value saves the last good weights with the global step they reached, never a half-done update."""
+    return copy.deepcopy({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": agent.state_dict(),
+                          "optimizer": optimizer.state_dict(), "obs_rms": vars(obs_rms), "return_rms": vars(return_rms),
+                          "global_step": global_step, "iteration": iteration})  # fmt: skip
+
+
 def main(args: Args) -> dict:
     check_args(args)
-    check_env_id(args.env_id)
-    checkpoint = (
-        load_checkpoint(args.resume or args.eval_checkpoint, args.env_id) if args.resume or args.eval_checkpoint else None
-    )
-    if checkpoint is not None:  # the network's shape comes from the checkpoint
-        for key in ["frame_stack"]:
-            setattr(args, key, checkpoint["args"][key])
+    checkpoint_file = args.resume or args.eval_checkpoint
+    checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
+    if checkpoint is not None:
+        take_args_from_checkpoint(args, checkpoint)
+    check_env(args)
     batch_size = args.num_envs * args.num_steps
-    num_iterations = args.total_timesteps // batch_size
-    stamp = int(time.time())
-    while os.path.exists(os.path.join("runs", f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}__{stamp}")):
-        stamp += 1  # two runs started in the same second must not share a folder
-    run_name = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}__{stamp}"
-    run_dir = os.path.join("runs", run_name)
+    # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
+    schedule_steps = args.total_timesteps // batch_size * batch_size
+    run_name, run_dir = make_run_dir(args)
 
     # Seeding
     random.seed(args.seed)
@@ -319,17 +361,18 @@ def main(args: Args) -> dict:
         [make_env(args.env_id, args.frame_stack) for _ in range(args.num_envs)],
         autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
     )
-    check_spaces(envs)
     agent = Agent(envs, args).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
     obs_rms, return_rms = RunningMeanStd(envs.single_observation_space.shape), RunningMeanStd()
-    global_step, start_iteration = 0, 1
+    global_step, iteration = 0, 0
     if checkpoint is not None:
         agent.load_state_dict(checkpoint["model"])
         optimizer.load_state_dict(checkpoint["optimizer"])
         obs_rms.__dict__.update(checkpoint["obs_rms"])
         return_rms.__dict__.update(checkpoint["return_rms"])
-        global_step, start_iteration = checkpoint["global_step"], checkpoint["iteration"] + 1
+        global_step, iteration = checkpoint["global_step"], checkpoint["iteration"]
+    num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
+    first_iteration, last_iteration = iteration + 1, iteration + num_updates
 
     writer = SummaryWriter(run_dir)
     if args.track:
@@ -340,38 +383,48 @@ def main(args: Args) -> dict:
         )
     writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
-    def save_checkpoint(iteration: int) -> str:
+    def save(snapshot: dict) -> str:
         path = os.path.join(run_dir, f"{args.exp_name}.pt")
-        model, opt = agent.state_dict(), optimizer.state_dict()
-        torch.save({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": model, "optimizer": opt,
-                    "obs_rms": vars(obs_rms), "return_rms": vars(return_rms),
-                    "global_step": global_step, "iteration": iteration}, path)  # fmt: skip
+        torch.save(snapshot, path)
         return path
+
+    def stop_non_finite(what: str) -> None:
+        path = save(last_good) if args.save_model else None
+        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
+        fail(f"non-finite {what} at update {iteration}" + kept)
 
     # Rollout storage, (T, N, ...)
     obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
     actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long, device=device)
-    logprobs, rewards, values, terminations, truncations, final_values = (
-        torch.zeros((args.num_steps, args.num_envs), device=device) for _ in range(6)
-    )
+    logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
+    rewards = torch.zeros((args.num_steps, args.num_envs), device=device)
+    values = torch.zeros((args.num_steps, args.num_envs), device=device)
+    terminations = torch.zeros((args.num_steps, args.num_envs), device=device)
+    truncations = torch.zeros((args.num_steps, args.num_envs), device=device)
+    final_values = torch.zeros((args.num_steps, args.num_envs), device=device)
 
     def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
+        if not np.isfinite(obs_np).all():
+            stop_non_finite("observation")
         if args.norm_obs:
             if update:
                 obs_rms.update(obs_np)
             obs_np = obs_rms.normalize(obs_np)
         return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
 
+    last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
     next_obs, _ = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
     next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
-    episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
+    episode_return = np.zeros(args.num_envs)
+    episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
-    start_time, start_step, iteration = time.time(), global_step, start_iteration - 1
+    start_time, start_step = time.time(), global_step
     try:
-        for iteration in range(start_iteration, 0 if args.eval_checkpoint else num_iterations + 1):
-            frac = 1.0 - (iteration - 1.0) / num_iterations
+        for iteration in range(first_iteration, last_iteration + 1):
+            # the schedules follow the global step, so that a resumed run continues them wherever it left off
+            frac = 1.0 - global_step / schedule_steps
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
@@ -382,26 +435,25 @@ def main(args: Args) -> dict:
                 obs[step] = next_obs
                 with torch.no_grad():
                     action, logprob, _, value = agent.get_action_and_value(next_obs)
-                values[step], actions[step], logprobs[step] = value.flatten(), action, logprob
+                values[step] = value.flatten()
+                actions[step] = action
+                logprobs[step] = logprob
 
                 next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy())
                 ended = terminated | truncated
                 if args.norm_reward:
                     discounted_return = discounted_return * args.gamma + reward
                     return_rms.update(discounted_return)
-                    discounted_return[ended] = 0.0
-                rewards[step] = torch.as_tensor(
-                    reward / np.sqrt(return_rms.var + 1e-8) if args.norm_reward else reward, dtype=torch.float32, device=device
-                )
-
+                    discounted_return[ended] = 0.0  # the next episode's return starts from nothing
+                scale = np.sqrt(return_rms.var + 1e-8) if args.norm_reward else 1.0
+                rewards[step] = torch.as_tensor(reward / scale, dtype=torch.float32, device=device)
                 terminations[step] = torch.as_tensor(terminated, device=device)
                 truncations[step] = torch.as_tensor(truncated, device=device)
-                cut = np.flatnonzero(truncated & ~terminated)
-                if len(cut):  # bootstrap a time-limit cut from its final obs
-                    final_obs = prepare(np.stack(infos["final_obs"][cut]), update=False)
+                truncated_envs = np.flatnonzero(truncated & ~terminated)
+                if len(truncated_envs):  # bootstrap a time-limit cut from its final obs
+                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
                     with torch.no_grad():
-                        v = agent.get_value(final_obs)
-                    final_values[step, cut] = v.flatten()
+                        final_values[step, truncated_envs] = agent.get_value(final_obs).flatten()
                 next_obs = prepare(next_obs_np)
 
                 episode_return += reward
@@ -410,7 +462,8 @@ def main(args: Args) -> dict:
                     recent_returns = (recent_returns + [episode_return[i]])[-20:]
                     writer.add_scalar("charts/episodic_return", episode_return[i], global_step)
                     writer.add_scalar("charts/episodic_length", episode_length[i], global_step)
-                    episode_return[i], episode_length[i] = 0.0, 0
+                    episode_return[i] = 0.0
+                    episode_length[i] = 0
 
             with torch.no_grad():
                 next_value = agent.get_value(next_obs).flatten()
@@ -426,8 +479,8 @@ def main(args: Args) -> dict:
             clipfracs, first_ratio_error = [], None
             for _ in range(args.update_epochs):
                 order = torch.randperm(batch_size, device=device)
-                for start in range(0, batch_size, minibatch_size):
-                    mb = order[start : start + minibatch_size]
+                for begin in range(0, batch_size, minibatch_size):
+                    mb = order[begin : begin + minibatch_size]
                     _, newlogprob, entropy, newvalue = agent.get_action_and_value(b_obs[mb], b_actions[mb])
                     logratio = newlogprob - b_logprobs[mb]
                     ratio = logratio.exp()
@@ -445,7 +498,9 @@ def main(args: Args) -> dict:
                     pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
                     pg_loss = torch.max(pg_loss1, pg_loss2).mean()
 
-                    newvalue, mb_returns, mb_values = newvalue.view(-1), b_returns[mb], b_values[mb]
+                    newvalue = newvalue.view(-1)
+                    mb_returns = b_returns[mb]
+                    mb_values = b_values[mb]
                     if args.clip_vloss:
                         v_loss_unclipped = (newvalue - mb_returns) ** 2
                         v_clipped = mb_values + torch.clamp(newvalue - mb_values, -clip_coef, clip_coef)
@@ -456,9 +511,8 @@ def main(args: Args) -> dict:
 
                     entropy_loss = entropy.mean()
                     loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
-                    if not torch.isfinite(loss):  # the weights are still the last good ones: keep them
-                        path = save_checkpoint(iteration - 1) if args.save_model else None
-                        fail(f"non-finite loss at update {iteration}" + (f"; last good checkpoint: {path}" if path else ""))
+                    if not torch.isfinite(loss):
+                        stop_non_finite("loss")
 
                     optimizer.zero_grad()
                     loss.backward()
@@ -467,39 +521,56 @@ def main(args: Args) -> dict:
 
                 if args.target_kl is not None and approx_kl > args.target_kl:
                     break
+            if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
+                stop_non_finite("weights")
+            last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
             explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            for key, value in [("charts/learning_rate", optimizer.param_groups[0]["lr"]), ("charts/SPS", sps),
-                               ("losses/value_loss", v_loss.item()), ("losses/policy_loss", pg_loss.item()),
-                               ("losses/entropy", entropy_loss.item()), ("losses/old_approx_kl", old_approx_kl.item()),
-                               ("losses/approx_kl", approx_kl.item()), ("losses/clipfrac", np.mean(clipfracs)),
-                               ("losses/explained_variance", explained_var),
-                               ("losses/first_ratio_error", first_ratio_error)]:  # fmt: skip
-                writer.add_scalar(key, value, global_step)
+            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
+            writer.add_scalar("charts/SPS", sps, global_step)
+            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
+            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
+            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
+            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
+            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
+            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
+            writer.add_scalar("losses/explained_variance", explained_var, global_step)
+            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{num_iterations}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
+            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except KeyboardInterrupt:
-        path = save_checkpoint(iteration - 1) if args.save_model else None
+        path = save(last_good) if args.save_model else None
         writer.close()
         envs.close()
-        print(f"interrupted at global step {global_step}" + (f"; checkpoint: {path}" if path else ""), file=sys.stderr)
+        if args.track:
+            wandb.finish(exit_code=130)
+        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
+        print(f"interrupted at global step {global_step}" + kept, file=sys.stderr)
         raise SystemExit(130) from None
     envs.close()
     train_time = time.time() - start_time
-    checkpoint_path = save_checkpoint(iteration) if args.save_model else None
+    checkpoint_path = save(last_good) if args.save_model else None
 
     eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
-    trained, mean_or_none = global_step - start_step, lambda xs: float(np.mean(xs)) if len(xs) else None
-    summary = {"script": SCRIPT, "env_id": args.env_id, "seed": args.seed, "global_step": global_step,
-               "wall_time_s": round(train_time, 2), "sps": int(trained / train_time) if trained else None,
-               "train_return_last20": mean_or_none(recent_returns), "eval_mean_return": mean_or_none(eval_returns),
-               "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
-               "eval_episodes": len(eval_returns), "checkpoint": checkpoint_path}  # fmt: skip
+    trained = global_step - start_step
+    summary = {
+        "script": SCRIPT,
+        "env_id": args.env_id,
+        "seed": args.seed,
+        "global_step": global_step,
+        "wall_time_s": round(train_time, 2),
+        "sps": int(trained / train_time) if trained else None,
+        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
+        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
+        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
+        "eval_episodes": len(eval_returns),
+        "checkpoint": checkpoint_path,
+    }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     writer.close()
