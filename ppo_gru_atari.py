@@ -1,5 +1,6 @@
 # PPO + GRU on Atari pixels (one frame per observation: the GRU carries the motion), one self-contained file.
 # python ppo_gru_atari.py --env-id Breakout-v5
+import copy
 import difflib
 import json
 import os
@@ -262,53 +263,53 @@ class Agent(nn.Module):
     def get_initial_state(self, num_envs: int) -> torch.Tensor:
         return torch.zeros(1, num_envs, self.gru.hidden_size, device=self.gru.weight_hh_l0.device)
 
-    def _unroll_stepwise(self, x, h, starts):
+    def _unroll_stepwise(self, x, h, episode_starts):
         # reference path: one GRU call per step, the state zeroed before each episode's first step
         outputs = []
         for t in range(x.shape[0]):
-            if self.reset_state_on_done:
-                h = h * (1.0 - starts[t]).view(1, -1, 1)
+            h = h * (1.0 - episode_starts[t]).view(1, -1, 1)
             out, h = self.gru(x[t : t + 1], h)
             outputs.append(out)
         return torch.cat(outputs), h
 
-    def _unroll_padded(self, x, h, starts):
+    def _unroll_padded(self, x, h, episode_starts):
         # fast path: cut every env's sequence where an episode starts and run all the pieces, right-padded,
         # in one call; a piece that opens an episode starts from zeros, each env's first piece from its carried
         # state. A GRU's output is its state, so each env's final state is its last real output: no second pass
-        T, B = starts.shape
-        cuts = starts.bool().T.clone()  # (T, B) -> (B, T): env-major, so that each piece is contiguous
-        cuts[:, 0] = True
-        cuts = cuts.reshape(-1)
-        piece = cuts.cumsum(0) - 1  # (B * T,) piece id of every step
-        first = cuts.nonzero().squeeze(1)  # (P,) flat index of each piece's first step
+        T, B = episode_starts.shape
+        piece_begins = episode_starts.bool().T.clone()  # (T, B) -> (B, T): env-major, each piece contiguous
+        piece_begins[:, 0] = True
+        piece_begins = piece_begins.reshape(-1)
+        piece = piece_begins.cumsum(0) - 1  # (B * T,) piece id of every step
+        first = piece_begins.nonzero().squeeze(1)  # (P,) flat index of each piece's first step
         pos = torch.arange(B * T, device=x.device) - first[piece]  # step index inside its piece
         padded = x.new_zeros(int(pos.max()) + 1, len(first), x.shape[2])  # (max_len, P, features)
         padded[pos, piece] = x.transpose(0, 1).reshape(B * T, -1)
         h0 = x.new_zeros(1, len(first), h.shape[2])
-        h0[:, piece[torch.arange(B, device=x.device) * T]] = h * (1.0 - starts[0]).view(1, -1, 1)
+        h0[:, piece[torch.arange(B, device=x.device) * T]] = h * (1.0 - episode_starts[0]).view(1, -1, 1)
         out, _ = self.gru(padded, h0)
         out = out[pos, piece].view(B, T, -1).transpose(0, 1)  # (T, B, hidden)
         return out, out[-1:].clone()
 
-    def _features(self, obs, state, done):
-        # obs (T * N, 1, 84, 84) uint8 time-major -> GRU output (T * N, hidden); done marks each episode's first step
+    def _unroll(self, obs, state, episode_starts):
+        # obs (T * N, 1, 84, 84) uint8 time-major -> GRU output (T * N, hidden); episode_starts marks each episode's
+        # first step
         N = state.shape[1]
         x = self.network(obs.float() / 255.0).view(-1, N, 512).to(state.dtype)
-        starts = done.view(-1, N)
+        episode_starts = episode_starts.view(-1, N)
         if not self.reset_state_on_done:
             out, state = self.gru(x, state)
         elif self.fast_rnn and x.shape[0] > 1:
-            out, state = self._unroll_padded(x, state, starts)
+            out, state = self._unroll_padded(x, state, episode_starts)
         else:
-            out, state = self._unroll_stepwise(x, state, starts)
+            out, state = self._unroll_stepwise(x, state, episode_starts)
         return out.reshape(-1, out.shape[-1]), state
 
-    def get_value(self, obs, state, done):
-        return self.critic(self._features(obs, state, done)[0])
+    def get_value(self, obs, state, episode_starts):
+        return self.critic(self._unroll(obs, state, episode_starts)[0])
 
-    def get_action_and_value(self, obs, state, done, action=None, deterministic=False):
-        hidden, state = self._features(obs, state, done)
+    def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False):
+        hidden, state = self._unroll(obs, state, episode_starts)
         logits = self.actor(hidden)
         probs = Categorical(logits=logits)
         if action is None:
@@ -337,22 +338,26 @@ def evaluate(agent: Agent, args: Args, backend: str, device: torch.device, run_n
     video_dir = f"videos/{run_name}" if args.capture_video else None
     env = make_envs(args, backend, 1, args.seed + 100_000, video_dir)
     obs, info = env.reset()
-    state, start, lives = agent.get_initial_state(1), torch.ones(1, device=device), info["lives"]
+    lives = info["lives"]
+    state = agent.get_initial_state(1)
+    episode_start = torch.ones(1, device=device)
     returns, game_return = [], 0.0
     while len(returns) < args.eval_episodes:
         with torch.no_grad():
-            action, _, _, _, state = agent.get_action_and_value(torch.as_tensor(obs, device=device), state, start,
-                                                                deterministic=True)  # fmt: skip
+            obs_t = torch.as_tensor(obs, device=device)
+            action, _, _, _, state = agent.get_action_and_value(obs_t, state, episode_start, deterministic=True)
         obs, reward, terminated, truncated, info = env.step(action.cpu().numpy())
         game_return += float(reward[0])
         life_lost = info["lives"] < lives
         lives = info["lives"]
-        start = torch.zeros(1, device=device)
+        episode_start = torch.zeros(1, device=device)
         if terminated[0] or truncated[0]:
             returns.append(game_return)
-            game_return, start = 0.0, torch.ones(1, device=device)
+            game_return = 0.0
+            state = agent.get_initial_state(1)  # zeros: every game starts afresh
+            episode_start = torch.ones(1, device=device)
         elif args.reset_state_on_life_loss and life_lost[0]:
-            start = torch.ones(1, device=device)
+            episode_start = torch.ones(1, device=device)
     env.close()
     return returns
 
@@ -362,6 +367,8 @@ def check_args(args: Args) -> None:
                  "max_episode_steps", "torch_threads", "env_threads"]:  # fmt: skip
         if getattr(args, name) <= 0:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if not args.learning_rate > 0:
+        fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -372,6 +379,8 @@ def check_args(args: Args) -> None:
     num_sequences = args.num_envs * (args.num_steps // seq_len)
     if num_sequences % args.num_minibatches:
         fail(f"{num_sequences} sequences of {seq_len} steps do not split into {args.num_minibatches} minibatches")
+    if args.norm_adv and num_sequences // args.num_minibatches * seq_len == 1:
+        fail("a minibatch of one step cannot normalise its advantages: use fewer minibatches or --no-norm-adv")
     if args.total_timesteps < args.num_envs * args.num_steps and not args.eval_checkpoint:
         fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({args.num_envs * args.num_steps})")
 
@@ -390,23 +399,65 @@ def load_checkpoint(path: str, env_id: str) -> dict:
     return checkpoint
 
 
+# what a checkpoint decides, whatever the command line says: the network's shape
+CHECKPOINT_ARGS = ["rnn_hidden_size"]
+
+
+def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
+    for key in CHECKPOINT_ARGS:
+        if getattr(args, key) != checkpoint["args"][key]:
+            print(f"{key} = {checkpoint['args'][key]}, as the checkpoint was trained")
+            setattr(args, key, checkpoint["args"][key])
+
+
+def make_run_dir(args: Args) -> tuple[str, str]:
+    prefix = f"{args.env_id}__{args.exp_name}__{args.seed}"
+    stamp = int(time.time())
+    while os.path.exists(os.path.join("runs", f"{prefix}__{stamp}")):
+        stamp += 1  # two runs started in the same second must not share a folder
+    return f"{prefix}__{stamp}", os.path.join("runs", f"{prefix}__{stamp}")
+
+
+def training_state(agent, optimizer, args: Args, global_step: int, iteration: int) -> dict:
+    """Everything a checkpoint holds, copied to the CPU: taken after every completed update, so that Ctrl-C or a
+    non-finite value saves the last good weights with the global step they reached, never a half-done update.
+    Tensors are saved contiguous, whichever layout the device trains in."""
+
+    def plain(x):
+        return x.detach().to("cpu", copy=True).contiguous() if torch.is_tensor(x) else copy.deepcopy(x)
+
+    model = {k: plain(v) for k, v in agent.state_dict().items()}
+    opt = optimizer.state_dict()
+    opt = {"state": {i: {k: plain(v) for k, v in st.items()} for i, st in opt["state"].items()},
+           "param_groups": copy.deepcopy(opt["param_groups"])}  # fmt: skip
+    return {"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": model, "optimizer": opt,
+            "global_step": global_step, "iteration": iteration}  # fmt: skip
+
+
+def load_training_state(agent, optimizer, checkpoint: dict) -> None:
+    """Weights and Adam moments take the layout of the parameters they belong to (channels-last on CPU), whatever
+    layout the checkpoint was written in: fused Adam reads a moment in its parameter's layout."""
+    agent.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(checkpoint["optimizer"])
+    for param in agent.parameters():
+        for key, moment in optimizer.state.get(param, {}).items():
+            if torch.is_tensor(moment) and moment.shape == param.shape:
+                optimizer.state[param][key] = torch.empty_like(param).copy_(moment)
+
+
 def main(args: Args) -> dict:
     check_args(args)
     backend = pick_backend(args.backend)
     check_env_id(args.env_id)
-    checkpoint = (
-        load_checkpoint(args.resume or args.eval_checkpoint, args.env_id) if args.resume or args.eval_checkpoint else None
-    )
-    if checkpoint is not None:  # the network's shape comes from the checkpoint
-        args.rnn_hidden_size = checkpoint["args"]["rnn_hidden_size"]
+    checkpoint_file = args.resume or args.eval_checkpoint
+    checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
+    if checkpoint is not None:
+        take_args_from_checkpoint(args, checkpoint)
     seq_len = args.seq_len or args.num_steps
     batch_size = args.num_envs * args.num_steps
-    num_iterations = args.total_timesteps // batch_size
-    stamp = int(time.time())
-    while os.path.exists(os.path.join("runs", f"{args.env_id}__{args.exp_name}__{args.seed}__{stamp}")):
-        stamp += 1  # two runs started in the same second must not share a folder
-    run_name = f"{args.env_id}__{args.exp_name}__{args.seed}__{stamp}"
-    run_dir = os.path.join("runs", run_name)
+    # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
+    schedule_steps = args.total_timesteps // batch_size * batch_size
+    run_name, run_dir = make_run_dir(args)
 
     # Seeding
     random.seed(args.seed)
@@ -424,11 +475,12 @@ def main(args: Args) -> dict:
     if device.type == "cpu":  # oneDNN's convolutions train faster in channels-last layout
         agent = agent.to(memory_format=torch.channels_last)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
-    global_step, start_iteration = 0, 1
+    global_step, iteration = 0, 0
     if checkpoint is not None:
-        agent.load_state_dict(checkpoint["model"])
-        optimizer.load_state_dict(checkpoint["optimizer"])
-        global_step, start_iteration = checkpoint["global_step"], checkpoint["iteration"] + 1
+        load_training_state(agent, optimizer, checkpoint)
+        global_step, iteration = checkpoint["global_step"], checkpoint["iteration"]
+    num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
+    first_iteration, last_iteration = iteration + 1, iteration + num_updates
 
     writer = SummaryWriter(run_dir)
     if args.track:
@@ -439,49 +491,60 @@ def main(args: Args) -> dict:
         )
     writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
-    def save_checkpoint(iteration: int) -> str:
+    def save(snapshot: dict) -> str:
         path = os.path.join(run_dir, f"{args.exp_name}.pt")
-        model, opt = agent.state_dict(), optimizer.state_dict()
-        torch.save({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": model, "optimizer": opt,
-                    "global_step": global_step, "iteration": iteration}, path)  # fmt: skip
+        torch.save(snapshot, path)
         return path
 
-    # Rollout storage, (T, N, ...): frames stay uint8 on the device; the per-step scalars live on the host and
-    # move once per rollout, so an env step copies only the observation in and the action out
+    def stop_non_finite(what: str) -> None:
+        path = save(last_good) if args.save_model else None
+        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
+        fail(f"non-finite {what} at update {iteration}" + kept)
+
+    # Rollout storage, (T, N, ...): frames stay uint8 on the device; rewards and episode ends live on the host and
+    # move once per rollout, so an env step copies the observation and the episode starts in, the action out
     obs = torch.zeros((args.num_steps, args.num_envs, 1, 84, 84), dtype=torch.uint8, device=device)
+    # episode_starts[t] marks obs[t] as the first of an episode for the GRU
+    episode_starts = torch.zeros((args.num_steps, args.num_envs), device=device)
     actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long, device=device)
-    logprobs, values = torch.zeros((2, args.num_steps, args.num_envs), device=device)
-    # episode_starts[t]: obs[t] opens an episode for the GRU; rewards are clipped to their sign for training
-    episode_starts, rewards, terminations, truncations = np.zeros((4, args.num_steps, args.num_envs), dtype=np.float32)
+    logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
+    values = torch.zeros((args.num_steps, args.num_envs), device=device)
     final_values = torch.zeros((args.num_steps, args.num_envs), device=device)
+    # rewards are clipped to their sign for training; a life loss is a termination for GAE with --episodic-life
+    rewards = np.zeros((args.num_steps, args.num_envs), dtype=np.float32)
+    terminations = np.zeros((args.num_steps, args.num_envs), dtype=np.float32)
+    truncations = np.zeros((args.num_steps, args.num_envs), dtype=np.float32)
     state = agent.get_initial_state(args.num_envs)
     # the state at the first step of every sequence, so that training replays each from where the rollout was
     seq_states = torch.zeros((args.num_steps // seq_len,) + state.shape, device=device)
-    no_starts = torch.zeros(args.num_envs, device=device)  # the state is zeroed by index below instead
 
+    last_good = training_state(agent, optimizer, args, global_step, iteration)
     next_obs_np, info = envs.reset(seed=args.seed)
-    next_obs, lives = torch.as_tensor(next_obs_np, device=device), info["lives"]
-    next_start = np.ones(args.num_envs, dtype=np.float32)
-    game_return, game_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
+    next_obs = torch.as_tensor(next_obs_np, device=device)
+    lives = info["lives"]
+    next_episode_starts = torch.ones(args.num_envs, device=device)
+    game_return = np.zeros(args.num_envs)
+    game_length = np.zeros(args.num_envs, dtype=int)
     recent_returns = []
-    start_time, start_step, iteration = time.time(), global_step, start_iteration - 1
+    start_time, start_step = time.time(), global_step
     try:
-        for iteration in range(start_iteration, 0 if args.eval_checkpoint else num_iterations + 1):
+        for iteration in range(first_iteration, last_iteration + 1):
+            # the schedule follows the global step, so that a resumed run continues it wherever it left off
             if args.anneal_lr:
-                optimizer.param_groups[0]["lr"] = (1.0 - (iteration - 1.0) / num_iterations) * args.learning_rate
+                optimizer.param_groups[0]["lr"] = (1.0 - global_step / schedule_steps) * args.learning_rate
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
                 global_step += args.num_envs
-                starting = np.flatnonzero(next_start)
-                if len(starting) and args.reset_state_on_done:
-                    state[:, starting] = 0.0
                 if step % seq_len == 0:
                     seq_states[step // seq_len] = state
-                obs[step], episode_starts[step] = next_obs, next_start
+                obs[step] = next_obs
+                episode_starts[step] = next_episode_starts
                 with torch.no_grad():
-                    action, logprob, _, value, state = agent.get_action_and_value(next_obs, state, no_starts)
-                values[step], actions[step], logprobs[step] = value.flatten(), action, logprob
+                    action, logprob, _, value, state = agent.get_action_and_value(next_obs, state, next_episode_starts)
+                values[step] = value.flatten()
+                actions[step] = action
+                logprobs[step] = logprob
 
                 next_obs_np, reward, terminated, truncated, info = envs.step(action.cpu().numpy())
                 life_lost = (info["lives"] < lives) & ~terminated & ~truncated
@@ -489,14 +552,18 @@ def main(args: Args) -> dict:
                 rewards[step] = np.sign(reward)
                 terminations[step] = terminated | (life_lost if args.episodic_life else False)
                 truncations[step] = truncated
-                cut = np.flatnonzero(truncated & ~terminated)
-                if len(cut):  # bootstrap a time-limit cut from its final obs, seen with the episode's own state
-                    final_obs = torch.as_tensor(info["final_obs"][cut], device=device)
+                truncated_envs = np.flatnonzero(truncated & ~terminated)
+                if len(truncated_envs):  # bootstrap a time-limit cut from its final obs, seen with the game's own state
+                    final_obs = torch.as_tensor(info["final_obs"][truncated_envs], device=device)
+                    no_starts = torch.zeros(len(truncated_envs), device=device)
                     with torch.no_grad():
-                        final_values[step, cut] = agent.get_value(final_obs, state[:, cut], no_starts[cut]).flatten()
+                        final_values[step, truncated_envs] = agent.get_value(
+                            final_obs, state[:, truncated_envs], no_starts
+                        ).flatten()
                 next_obs = torch.as_tensor(next_obs_np, device=device)
                 ended = terminated | truncated
-                next_start = (ended | (life_lost & args.reset_state_on_life_loss)).astype(np.float32)
+                starts_np = ended | (life_lost & args.reset_state_on_life_loss)
+                next_episode_starts = torch.as_tensor(starts_np, dtype=torch.float32, device=device)
 
                 game_return += reward
                 game_length += 1
@@ -504,14 +571,21 @@ def main(args: Args) -> dict:
                     recent_returns = (recent_returns + [game_return[i]])[-20:]
                     writer.add_scalar("charts/episodic_return", game_return[i], global_step)
                     writer.add_scalar("charts/episodic_length", game_length[i], global_step)
-                    game_return[i], game_length[i] = 0.0, 0
+                    game_return[i] = 0.0
+                    game_length[i] = 0
 
             with torch.no_grad():
-                next_value = agent.get_value(next_obs, state, torch.as_tensor(next_start, device=device)).flatten()
+                next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
             advantages, returns = compute_gae(
-                *(torch.as_tensor(x, device=device) for x in (rewards, values, terminations, truncations)),
-                final_values, next_value, args.gamma, args.gae_lambda,
-            )  # fmt: skip
+                torch.as_tensor(rewards, device=device),
+                values,
+                torch.as_tensor(terminations, device=device),
+                torch.as_tensor(truncations, device=device),
+                final_values,
+                next_value,
+                args.gamma,
+                args.gae_lambda,
+            )
 
             # Sequences: (T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N, sequence k * N + n = env n's k-th piece
             def to_seqs(x):
@@ -520,9 +594,8 @@ def main(args: Args) -> dict:
             def take(x, seqs):  # (seq_len, S, ...) -> (seq_len * M, ...), time-major as the Agent expects
                 return x[:, seqs].reshape(-1, *x.shape[2:])
 
-            b_starts = to_seqs(torch.as_tensor(episode_starts, device=device))
-            b_obs, b_actions, b_logprobs, b_advantages, b_returns, b_values = map(
-                to_seqs, (obs, actions, logprobs, advantages, returns, values)
+            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = map(
+                to_seqs, (obs, episode_starts, actions, logprobs, advantages, returns, values)
             )
             b_states = seq_states.transpose(0, 1).reshape(1, -1, state.shape[2])  # (K, 1, N, H) -> (1, K * N, H)
             num_seqs = b_obs.shape[1]
@@ -530,13 +603,15 @@ def main(args: Args) -> dict:
             clipfracs, first_ratio_error = [], None
             for _ in range(args.update_epochs):
                 order = torch.randperm(num_seqs, device=device)
-                for start in range(0, num_seqs, seqs_per_minibatch):
-                    mb = order[start : start + seqs_per_minibatch]
+                for begin in range(0, num_seqs, seqs_per_minibatch):
+                    mb = order[begin : begin + seqs_per_minibatch]
                     with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
                         _, newlogprob, entropy, newvalue, _ = agent.get_action_and_value(
-                            take(b_obs, mb), b_states[:, mb], take(b_starts, mb), take(b_actions, mb)
+                            take(b_obs, mb), b_states[:, mb], take(b_episode_starts, mb), take(b_actions, mb)
                         )
-                    newlogprob, entropy, newvalue = newlogprob.float(), entropy.float(), newvalue.float()
+                    newlogprob = newlogprob.float()
+                    entropy = entropy.float()
+                    newvalue = newvalue.float()
                     logratio = newlogprob - take(b_logprobs, mb)
                     ratio = logratio.exp()
                     with torch.no_grad():
@@ -553,7 +628,9 @@ def main(args: Args) -> dict:
                     pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - args.clip_coef, 1 + args.clip_coef)
                     pg_loss = torch.max(pg_loss1, pg_loss2).mean()
 
-                    newvalue, mb_returns, mb_values = newvalue.view(-1), take(b_returns, mb), take(b_values, mb)
+                    newvalue = newvalue.view(-1)
+                    mb_returns = take(b_returns, mb)
+                    mb_values = take(b_values, mb)
                     if args.clip_vloss:
                         v_loss_unclipped = (newvalue - mb_returns) ** 2
                         v_clipped = mb_values + torch.clamp(newvalue - mb_values, -args.clip_coef, args.clip_coef)
@@ -564,9 +641,8 @@ def main(args: Args) -> dict:
 
                     entropy_loss = entropy.mean()
                     loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
-                    if not torch.isfinite(loss):  # the weights are still the last good ones: keep them
-                        path = save_checkpoint(iteration - 1) if args.save_model else None
-                        fail(f"non-finite loss at update {iteration}" + (f"; last good checkpoint: {path}" if path else ""))
+                    if not torch.isfinite(loss):
+                        stop_non_finite("loss")
 
                     optimizer.zero_grad()
                     loss.backward()
@@ -575,40 +651,58 @@ def main(args: Args) -> dict:
 
                 if args.target_kl is not None and approx_kl > args.target_kl:
                     break
+            if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
+                stop_non_finite("weights")
+            last_good = training_state(agent, optimizer, args, global_step, iteration)
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
             explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            for key, value in [("charts/learning_rate", optimizer.param_groups[0]["lr"]), ("charts/SPS", sps),
-                               ("losses/value_loss", v_loss.item()), ("losses/policy_loss", pg_loss.item()),
-                               ("losses/entropy", entropy_loss.item()), ("losses/old_approx_kl", old_approx_kl.item()),
-                               ("losses/approx_kl", approx_kl.item()), ("losses/clipfrac", np.mean(clipfracs)),
-                               ("losses/explained_variance", explained_var),
-                               ("losses/first_ratio_error", first_ratio_error)]:  # fmt: skip
-                writer.add_scalar(key, value, global_step)
+            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
+            writer.add_scalar("charts/SPS", sps, global_step)
+            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
+            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
+            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
+            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
+            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
+            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
+            writer.add_scalar("losses/explained_variance", explained_var, global_step)
+            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{num_iterations}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
+            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except KeyboardInterrupt:
-        path = save_checkpoint(iteration - 1) if args.save_model else None
+        path = save(last_good) if args.save_model else None
         writer.close()
         envs.close()
-        print(f"interrupted at global step {global_step}" + (f"; checkpoint: {path}" if path else ""), file=sys.stderr)
+        if args.track:
+            wandb.finish(exit_code=130)
+        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
+        print(f"interrupted at global step {global_step}" + kept, file=sys.stderr)
         raise SystemExit(130) from None
     envs.close()
     train_time = time.time() - start_time
-    checkpoint_path = save_checkpoint(iteration) if args.save_model else None
+    checkpoint_path = save(last_good) if args.save_model else None
 
     eval_returns = evaluate(agent, args, backend, device, run_name) if args.eval_episodes > 0 else []
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
-    trained, mean_or_none = global_step - start_step, lambda xs: float(np.mean(xs)) if len(xs) else None
-    summary = {"script": SCRIPT, "env_id": args.env_id, "seed": args.seed, "global_step": global_step,
-               "wall_time_s": round(train_time, 2), "sps": int(trained / train_time) if trained else None,
-               "train_return_last20": mean_or_none(recent_returns), "eval_mean_return": mean_or_none(eval_returns),
-               "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
-               "eval_episodes": len(eval_returns), "checkpoint": checkpoint_path, "backend": backend,
-               "device": device.type}  # fmt: skip
+    trained = global_step - start_step
+    summary = {
+        "script": SCRIPT,
+        "env_id": args.env_id,
+        "seed": args.seed,
+        "global_step": global_step,
+        "wall_time_s": round(train_time, 2),
+        "sps": int(trained / train_time) if trained else None,
+        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
+        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
+        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
+        "eval_episodes": len(eval_returns),
+        "checkpoint": checkpoint_path,
+        "backend": backend,
+        "device": device.type,
+    }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)
     writer.close()
