@@ -311,7 +311,7 @@ class Agent(nn.Module):
     def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False):
         hidden, state = self._unroll(obs, state, episode_starts)
         logits = self.actor(hidden)
-        probs = Categorical(logits=logits)
+        probs = Categorical(logits=logits, validate_args=False)  # the training loop reports non-finite values
         if action is None:
             action = logits.argmax(-1) if deterministic else probs.sample()
         return action, probs.log_prob(action), probs.entropy(), self.critic(hidden), state

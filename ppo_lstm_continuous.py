@@ -156,8 +156,9 @@ def check_env(args: Args) -> None:
         close = difflib.get_close_matches(name, list(gym.registry), n=3)
         fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
     except ModuleNotFoundError as error:
-        what = f"module '{module}' of" if module and error.name == module.split(".")[0] else "a module needed by"
-        fail(f"cannot import {what} env '{args.env_id}': {error.msg.split('. ')[0]}")
+        missing = (error.__cause__ or error).name  # gym.make re-raises the prefix's import error with its own message
+        what = f"module '{module}' of" if module and missing and module.startswith(missing) else "a module needed by"
+        fail(f"cannot import {what} env '{args.env_id}': No module named '{missing}'")
     except TypeError as error:
         if not args.capture_video:
             raise
@@ -288,7 +289,8 @@ class Agent(nn.Module):
             if need_state:
                 new_state = tuple(torch.cat([a, c]) for a, c in zip(new_state, critic_state, strict=True))
         action_mean = self.actor_mean(hidden)
-        probs = Normal(action_mean, self.actor_logstd.expand_as(action_mean).exp())
+        std = self.actor_logstd.expand_as(action_mean).exp()
+        probs = Normal(action_mean, std, validate_args=False)  # the training loop reports non-finite values
         if action is None and deterministic:
             action = action_mean
         elif action is None:  # unclipped: the env boundary clips, the logprob is of the sample itself

@@ -174,8 +174,9 @@ def check_env(args: Args) -> None:
         close = difflib.get_close_matches(name, list(gym.registry), n=3)
         fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
     except ModuleNotFoundError as error:
-        what = f"module '{module}' of" if module and error.name == module.split(".")[0] else "a module needed by"
-        fail(f"cannot import {what} env '{args.env_id}': {error.msg.split('. ')[0]}")
+        missing = (error.__cause__ or error).name  # gym.make re-raises the prefix's import error with its own message
+        what = f"module '{module}' of" if module and missing and module.startswith(missing) else "a module needed by"
+        fail(f"cannot import {what} env '{args.env_id}': No module named '{missing}'")
     except TypeError as error:
         if not args.capture_video:
             raise
@@ -236,7 +237,7 @@ class Agent(nn.Module):
 
     def get_action_and_value(self, obs, action=None, deterministic=False):
         logits = self.actor(obs)
-        probs = Categorical(logits=logits)
+        probs = Categorical(logits=logits, validate_args=False)  # the training loop reports non-finite values
         if action is None:
             action = logits.argmax(-1) if deterministic else probs.sample()
         return action, probs.log_prob(action), probs.entropy(), self.critic(obs)

@@ -11,7 +11,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import DISCRETE_SCRIPTS, LSTM_SCRIPTS, ROOT, VECTOR_SCRIPTS, run
+from conftest import DISCRETE_SCRIPTS, LSTM_SCRIPTS, ROOT, VECTOR_SCRIPTS, load, run
 
 
 def one_line_error(capsys, name: str, **kwargs) -> str:
@@ -31,6 +31,8 @@ def one_line_error(capsys, name: str, **kwargs) -> str:
         ({"num_envs": 0}, "--num-envs must be positive"),
         ({"total_timesteps": -5}, "--total-timesteps must be positive"),
         ({"total_timesteps": 10}, "less than one rollout"),
+        ({"learning_rate": 0.0}, "--learning-rate must be positive"),
+        ({"learning_rate": -1e-3}, "--learning-rate must be positive"),
     ],
 )
 def test_inconsistent_arguments_fail_before_any_env_is_built(capsys, name, kwargs, says):
@@ -85,35 +87,209 @@ def test_bad_checkpoints_are_named(capsys, name, tmp_path):
     assert f"is for env '{OWN[name][0]}'" in one_line_error(capsys, name, env_id=PLAIN[name], resume=saved)
 
 
-class NanRewardEnv(gym.Env):
-    observation_space = gym.spaces.Box(-1.0, 1.0, (2,), np.float32)
+# a minibatch of a single step: its advantages have no standard deviation to normalise by
+ONE_STEP_MINIBATCH = {"ppo_mlp_cartpole": {"num_minibatches": 64}, "ppo_lstm": {"num_minibatches": 64, "seq_len": 1},
+                      "ppo_lstm_continuous": {"num_minibatches": 64, "seq_len": 1}}  # fmt: skip
 
-    def __init__(self, continuous=False, render_mode=None):
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_one_step_minibatch_with_advantage_normalisation_is_an_argument_error(capsys, name):
+    assert "a minibatch of one step" in one_line_error(capsys, name, **ONE_STEP_MINIBATCH[name])
+    assert not os.path.exists("runs")
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_image_observations_point_to_the_atari_script(capsys, name):
+    """CarRacing-v3 sees 96x96 pixels and acts with a Box: no vector script takes it, so none may point to another."""
+    err = one_line_error(capsys, name, env_id="CarRacing-v3")
+    assert "1-D Box observations" in err and "ppo_gru_atari.py" in err and "ppo_lstm" not in err.split(";")[1]
+    assert not os.path.exists("runs")
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_missing_dependency_is_one_line_before_training(capsys, name):
+    """HalfCheetah-v5 is registered by gymnasium but needs mujoco, which the requirements leave out."""
+    assert "needs a package that is not installed" in one_line_error(capsys, name, env_id="HalfCheetah-v5")
+    assert not os.path.exists("runs")
+
+
+class NoRenderEnv(gym.Env):
+    """A third-party env in the POPGym manner: its constructor takes no render_mode, and it renders nothing."""
+
+    observation_space = gym.spaces.Box(-1.0, 1.0, (3,), np.float32)
+
+    def __init__(self, continuous=False):
         self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        return np.zeros(2, np.float32), {}
+        self.t = 0
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), {}
 
     def step(self, action):
-        return np.zeros(2, np.float32), float("nan"), False, False, {}
+        self.t += 1
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), 1.0, self.t >= 5, False, {}
 
 
-gym.register("NanReward-v0", entry_point=NanRewardEnv, max_episode_steps=50)
-gym.register("NanRewardContinuous-v0", entry_point=partial(NanRewardEnv, True), max_episode_steps=50)
+gym.register("NoRender-v0", entry_point=NoRenderEnv)
+gym.register("NoRenderContinuous-v0", entry_point=partial(NoRenderEnv, True))
+
+
+def env_of(name: str, kind: str) -> str:
+    return f"{kind}Continuous-v0" if name == "ppo_lstm_continuous" else f"{kind}-v0"
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, name):
-    env_id = "NanRewardContinuous-v0" if name == "ppo_lstm_continuous" else "NanReward-v0"
-    err = one_line_error(capsys, name, env_id=env_id, norm_reward=False, save_model=True)
+def test_env_without_render_mode_trains_and_evaluates(name):
+    summary = run(name, env_id=env_of(name, "NoRender"), eval_episodes=2)
+    assert summary["global_step"] == 128 and summary["eval_mean_return"] == 5.0
+
+
+class SilentEnv(NoRenderEnv):
+    """Takes a render_mode, as gymnasium's own envs do, but lists no render modes (as CueRecall-v0)."""
+
+    def __init__(self, continuous=False, render_mode=None):
+        super().__init__(continuous)
+
+
+gym.register("Silent-v0", entry_point=SilentEnv)
+gym.register("SilentContinuous-v0", entry_point=partial(SilentEnv, True))
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("kind", ["NoRender", "Silent"])
+def test_capture_video_on_an_env_that_cannot_render_fails_before_training(capsys, name, kind):
+    env_id = env_of(name, kind)
+    err = one_line_error(capsys, name, env_id=env_id, capture_video=True, eval_episodes=1)
+    assert err.startswith(f"{name}.py: error: --capture-video: env '{env_id}'")
+    assert not os.path.exists("runs")
+
+
+MODULE = """import gymnasium as gym
+gym.register("OnlyByPrefix-v0", entry_point="gymnasium.envs.classic_control:{}", max_episode_steps=20)
+"""
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_module_prefix_imports_the_module_in_a_fresh_interpreter(name, tmp_path):
+    """`module:EnvId`: the env exists only once its module is imported, which only the prefix does."""
+    env_class = "PendulumEnv" if name == "ppo_lstm_continuous" else "CartPoleEnv"
+    (tmp_path / "prefix_only_envs.py").write_text(MODULE.format(env_class))
+    tiny = ["--total-timesteps", "128", "--num-envs", "4", "--num-steps", "16", "--eval-episodes", "1"]
+    proc = cli(
+        name, "--env-id", "prefix_only_envs:OnlyByPrefix-v0", *tiny, cwd=tmp_path, extra_env={"PYTHONPATH": str(tmp_path)}
+    )
+    out, err = proc.communicate(timeout=120)
+    assert proc.returncode == 0, err
+    assert "summary: runs/prefix_only_envs_OnlyByPrefix-v0__" in out
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_module_prefix_of_a_registered_id_and_a_missing_module(capsys, name):
+    plain = PLAIN[name]
+    assert run(name, env_id=f"gymnasium:{plain}")["global_step"] == 128
+    err = one_line_error(capsys, name, env_id=f"no_such_module_anywhere:{plain}")
+    assert "cannot import module 'no_such_module_anywhere'" in err
+
+
+class NanRewardEnv(gym.Env):
+    """Rewards (or observations, with nan_obs) turn NaN after `clean_steps` steps of an episode."""
+
+    observation_space = gym.spaces.Box(-1.0, 1.0, (2,), np.float32)
+
+    def __init__(self, continuous=False, clean_steps=0, nan_obs=False, render_mode=None):
+        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
+        self.clean_steps, self.nan_obs, self.t = clean_steps, nan_obs, 0
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        return self.np_random.uniform(-1, 1, 2).astype(np.float32), {}
+
+    def step(self, action):
+        self.t += 1
+        obs = self.np_random.uniform(-1, 1, 2).astype(np.float32)
+        if self.t <= self.clean_steps:
+            return obs, float(self.np_random.uniform()), False, False, {}
+        if self.nan_obs:
+            return np.full(2, np.nan, np.float32), 0.0, False, False, {}
+        return obs, float("nan"), False, False, {}
+
+
+for _kind, _continuous in [("", False), ("Continuous", True)]:
+    gym.register(f"NanReward{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous), max_episode_steps=50)
+    # clean for 20 steps per env: the first NaN arrives in the second rollout of 16 steps
+    gym.register(f"NanLater{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 20), max_episode_steps=500)
+    gym.register(f"NeverNan{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 10**9), max_episode_steps=500)
+    gym.register(f"NanObs{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 20, True), max_episode_steps=500)
+
+
+def kept_checkpoint(err: str) -> tuple[int, dict]:
+    """The global step the error message gives for the kept checkpoint, and that checkpoint."""
+    step = int(err.split("(global step ")[1].split(")")[0])
+    return step, torch.load(err.split("): ")[1], weights_only=False)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_non_finite_loss_from_the_first_update_keeps_the_initial_weights(capsys, name):
+    err = one_line_error(capsys, name, env_id=env_of(name, "NanReward"), norm_reward=False, save_model=True)
     assert "non-finite loss at update 1" in err
-    path = err.split("last good checkpoint: ")[1]
-    weights = torch.load(path, weights_only=False)["model"]
-    assert all(torch.isfinite(w).all() for w in weights.values())
+    step, saved = kept_checkpoint(err)
+    assert step == saved["global_step"] == 0 and saved["iteration"] == 0
+    assert all(torch.isfinite(w).all() for w in saved["model"].values())
 
 
-def cli(name: str, *flags: str, **popen) -> subprocess.Popen:
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_non_finite_loss_later_keeps_the_weights_of_the_last_completed_update(capsys, name):
+    err = one_line_error(capsys, name, env_id=env_of(name, "NanLater"), norm_reward=False, save_model=True)
+    assert "non-finite loss at update 2" in err
+    step, saved = kept_checkpoint(err)
+    assert step == saved["global_step"] == 64 and saved["iteration"] == 1  # not the 128 steps of the broken rollout
+    # the same run without the NaN, stopped after one update, leaves exactly these weights
+    clean = torch.load(run(name, env_id=env_of(name, "NeverNan"), norm_reward=False, save_model=True,
+                           total_timesteps=64)["checkpoint"], weights_only=False)  # fmt: skip
+    for key, weight in clean["model"].items():
+        torch.testing.assert_close(saved["model"][key], weight, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_diverging_learning_rate_keeps_weights_from_before_the_divergence(capsys, name):
+    """--learning-rate 1e30: the first Adam step throws every weight to about 1e30; what is kept is labelled with
+    the global step it reached and holds the weights that step had, not the diverged ones."""
+    err = one_line_error(capsys, name, env_id=PLAIN[name], learning_rate=1e30, save_model=True)
+    assert "non-finite" in err and "at update 1" in err
+    step, saved = kept_checkpoint(err)
+    assert step == saved["global_step"] == 0
+    assert max(w.abs().max().item() for w in saved["model"].values()) < 10.0
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_non_finite_observation_stops_with_one_line_and_a_checkpoint(capsys, name):
+    err = one_line_error(capsys, name, env_id=env_of(name, "NanObs"), save_model=True)
+    assert "non-finite observation at update 2" in err
+    step, saved = kept_checkpoint(err)
+    assert step == saved["global_step"] == 64
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_non_finite_weights_stop_with_one_line(capsys, name, monkeypatch):
+    """An optimizer step that leaves a NaN weight (and no non-finite loss: one minibatch, one epoch)."""
+    module = load(name)
+
+    class PoisonedAdam(module.optim.Adam):
+        def step(self, closure=None):
+            super().step(closure)
+            with torch.no_grad():
+                self.param_groups[0]["params"][0].view(-1)[0] = float("nan")
+
+    monkeypatch.setattr(module.optim, "Adam", PoisonedAdam)
+    err = one_line_error(capsys, name, update_epochs=1, num_minibatches=1, save_model=True)
+    assert "non-finite weights at update 1" in err
+    step, saved = kept_checkpoint(err)
+    assert step == saved["global_step"] == 0
+    assert all(torch.isfinite(w).all() for w in saved["model"].values())
+
+
+def cli(name: str, *flags: str, extra_env: dict | None = None, **popen) -> subprocess.Popen:
     # unbuffered, so that progress lines arrive as printed; SIGINT back to its default, since a pytest-xdist
     # worker ignores it and a child inheriting that would never see Ctrl-C
     return subprocess.Popen(
@@ -121,7 +297,7 @@ def cli(name: str, *flags: str, **popen) -> subprocess.Popen:
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        env={**os.environ, "PYTHONUNBUFFERED": "1", **(extra_env or {})},
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
         **popen,
     )
@@ -141,13 +317,42 @@ def test_import_has_no_side_effects():
     assert out.strip() == "[]"
 
 
-def test_ctrl_c_flushes_and_saves_a_checkpoint():
-    proc = cli("ppo_lstm", "--save-model", "--total-timesteps", "1000000", "--num-envs", "2", "--eval-episodes", "0")
-    deadline = time.time() + 60
-    while time.time() < deadline and not proc.stdout.readline().startswith("update 2/"):
-        pass
+def interrupt(name: str, *flags: str, after: str = "update 2/", extra_env: dict | None = None) -> tuple[str, str, int]:
+    """Start a CLI run, send Ctrl-C once a progress line starting with `after` is printed; (stdout, stderr, code)."""
+    proc = cli(name, *flags, extra_env=extra_env)
+    lines, deadline = [], time.time() + 120
+    while time.time() < deadline:
+        lines.append(proc.stdout.readline())
+        if lines[-1].startswith(after):
+            break
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate(timeout=60)
-    assert proc.returncode == 130 and "checkpoint:" in err
-    path = err.strip().split("checkpoint: ")[1]
-    assert torch.load(path, weights_only=False)["global_step"] >= 128
+    out, err = proc.communicate(timeout=60)
+    return "".join(lines) + out, err, proc.returncode
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_ctrl_c_saves_the_last_completed_update_which_resumes_to_the_exact_budget(name):
+    """The checkpoint holds the last completed update and its global step (a multiple of the 2 x 64-step batch), not
+    the steps of the rollout that Ctrl-C cut short; resuming from it ends exactly at --total-timesteps."""
+    flags = ["--save-model", "--num-envs", "2", "--num-steps", "64", "--num-minibatches", "1", "--eval-episodes", "0"]
+    out, err, code = interrupt(name, "--total-timesteps", "1000000", *flags)
+    assert code == 130, err
+    path = err.strip().split(": ")[-1]
+    saved = torch.load(path, weights_only=False)
+    progress = [int(line.split("global_step ")[1].split()[0]) for line in out.splitlines() if line.startswith("update ")]
+    interrupted_at = int(err.split("interrupted at global step ")[1].split(";")[0])
+    assert saved["global_step"] % 128 == 0 and progress[-1] <= saved["global_step"] <= interrupted_at
+    assert saved["iteration"] == saved["global_step"] // 128
+    assert f"checkpoint at global step {saved['global_step']}" in err
+    total = saved["global_step"] + 2 * 128
+    resumed = run(name, resume=path, num_envs=2, num_steps=64, num_minibatches=1, total_timesteps=total)
+    assert resumed["global_step"] == total
+
+
+def test_ctrl_c_finishes_the_wandb_run():
+    out, err, code = interrupt("ppo_lstm", "--track", "--total-timesteps", "1000000", "--eval-episodes", "0",
+                               extra_env={"WANDB_MODE": "offline"})  # fmt: skip
+    assert code == 130, err
+    (run_dir,) = [d for d in os.listdir("wandb") if d.startswith("offline-run-")]
+    with open(os.path.join("wandb", run_dir, "logs", "debug.log")) as f:
+        assert "finishing run" in f.read()  # left unfinished, the run's log ends at its last scalar

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# The rows that tests/test_learning.py rests on, where no other suite runs that budget: 10 seeds each, so that a
+# learning test asserts only what holds on all of them (the other tests name rows of novel_classic and continuous).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+WORKERS="${WORKERS:-2}"
+python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" \
+  --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py --env-ids CueRecall-v0
+python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" \
+  --extra="--total-timesteps 40000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99" \
+  --scripts ppo_lstm_continuous.py --env-ids MountainCarContinuousNoVel-v0
+python benchmark/plot.py --suite learning_tests
+python benchmark/report.py
