@@ -2,6 +2,7 @@
 
 import os
 
+import gymnasium as gym
 import numpy as np
 import pytest
 import torch
@@ -188,3 +189,241 @@ def test_atari_errors_are_one_line(capsys, kwargs, says):
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1 and says in err
     assert not os.path.exists("runs")
+
+
+class ScriptedGames:
+    """A stand-in for make_envs' vector env: every game lasts 8 steps and pays +5 at step 3 and -2 at step 6 (a score
+    of 3, clipped to +1 and -1 for training); a life is lost at step 4; even envs end the game at step 8, odd envs are
+    cut there by the time limit (with a final frame). Frames name their env and step: pixel (0, 0) is the env, (0, 1)
+    the step within the game."""
+
+    def __init__(self, num_envs: int, nan_reward: bool = False):
+        self.num_envs, self.nan_reward = num_envs, nan_reward
+        self.single_observation_space = gym.spaces.Box(0, 255, (1, 84, 84), np.uint8)
+        self.single_action_space = gym.spaces.Discrete(4)
+        self.t = np.zeros(num_envs, dtype=int)
+
+    def frames(self, steps: np.ndarray) -> np.ndarray:
+        obs = np.random.default_rng(int(steps.sum())).integers(0, 256, (self.num_envs, 1, 84, 84), dtype=np.uint8)
+        obs[:, 0, 0, 0] = np.arange(self.num_envs)
+        obs[:, 0, 0, 1] = steps
+        return obs
+
+    def lives(self) -> np.ndarray:
+        return np.where(self.t >= 4, 2, 3)
+
+    def reset(self, seed=None):
+        self.t[:] = 0
+        return self.frames(self.t), {"lives": self.lives()}
+
+    def step(self, actions):
+        self.t += 1
+        reward = np.select([self.t == 3, self.t == 6], [5.0, -2.0], 0.0)
+        if self.nan_reward:
+            reward[:] = np.nan
+        over = self.t == 8
+        terminated = over & (np.arange(self.num_envs) % 2 == 0)
+        truncated = over & ~terminated
+        info = {"lives": self.lives()}
+        if over.any():
+            info["final_obs"] = self.frames(self.t)
+            self.t[over] = 0
+            info["lives"] = self.lives()
+        return self.frames(self.t), reward, terminated, truncated, info
+
+    def close(self):
+        pass
+
+
+def scripted(monkeypatch, nan_reward: bool = False):
+    module = atari()
+    monkeypatch.setattr(module, "make_envs", lambda args, backend, num_envs, seed, video_dir=None: ScriptedGames(
+        num_envs, nan_reward))  # fmt: skip
+    return module
+
+
+def capture_gae(module, monkeypatch) -> list[dict]:
+    calls, original = [], module.compute_gae
+
+    def spy(rewards, values, terminations, truncations, final_values, *rest):
+        calls.append({"rewards": rewards.clone(), "terminations": terminations.clone(),
+                      "truncations": truncations.clone(), "final_values": final_values.clone()})  # fmt: skip
+        return original(rewards, values, terminations, truncations, final_values, *rest)
+
+    monkeypatch.setattr(module, "compute_gae", spy)
+    return calls
+
+
+def test_atari_logs_unclipped_scores_and_trains_on_clipped_rewards(monkeypatch):
+    module = scripted(monkeypatch)
+    calls = capture_gae(module, monkeypatch)
+    run(num_steps=16, total_timesteps=64)
+    assert [v for _, v in scalars(run_dirs()[-1], "charts/episodic_return")] == [3.0] * 8  # 4 games x 2 envs
+    rewards = torch.cat([c["rewards"] for c in calls])[:, 0]
+    assert rewards[[2, 10]].tolist() == [1.0, 1.0] and rewards[[5, 13]].tolist() == [-1.0, -1.0]
+    assert rewards.abs().sum() == 8  # nothing else is paid
+
+
+@pytest.mark.parametrize("episodic_life, reset_on_life_loss", [(True, False), (False, False), (True, True)])
+def test_atari_life_loss_ends_the_episode_for_gae_and_for_the_state_only_as_asked(
+    monkeypatch, episodic_life, reset_on_life_loss
+):
+    module = scripted(monkeypatch)
+    calls = capture_gae(module, monkeypatch)
+    starts = []  # the episode starts the rollout gives the Agent, step by step
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, **kwargs):
+        if action is None:
+            starts.append(episode_starts.clone())
+        return original(self, obs, state, episode_starts, action, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(num_steps=16, total_timesteps=32, num_minibatches=1, episodic_life=episodic_life,
+        reset_state_on_life_loss=reset_on_life_loss)  # fmt: skip
+    game_over = [7, 15]  # 0-based steps that end a game
+    life_loss = [3, 11]
+    ends = torch.nonzero(calls[0]["terminations"][:, 0] + calls[0]["truncations"][:, 0]).flatten().tolist()
+    assert ends == sorted(game_over + (life_loss if episodic_life else []))
+    opened = torch.nonzero(torch.stack(starts)[:, 0]).flatten().tolist()
+    assert opened == sorted([0, 8] + ([4, 12] if reset_on_life_loss else []))
+
+
+def test_atari_time_limit_cut_is_bootstrapped_with_the_games_own_state(monkeypatch):
+    """Odd envs are cut at step 8: their final value is the critic's on the final frame, reached by replaying the
+    game from a zero state; even envs terminate there and get none."""
+    module = scripted(monkeypatch)
+    calls = capture_gae(module, monkeypatch)
+    frames, checked = [], []
+    act, value = module.Agent.get_action_and_value, module.Agent.get_value
+
+    def spy_act(self, obs, state, episode_starts, action=None, **kwargs):
+        if action is None:
+            frames.append(obs.clone())
+        return act(self, obs, state, episode_starts, action, **kwargs)
+
+    def spy_value(self, obs, state, episode_starts):
+        result = value(self, obs, state, episode_starts)
+        if len(frames) == 8 and len(obs) == 2:  # the cut of env 1 in the first game
+            game = torch.cat([f[1:2] for f in frames] + [obs[:1]])  # env 1's frames, then its final frame
+            starts = torch.zeros(len(game))
+            starts[0] = 1.0
+            checked.append((result[0].item(), value(self, game, self.get_initial_state(1), starts)[-1].item()))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy_act)
+    monkeypatch.setattr(module.Agent, "get_value", spy_value)
+    run(num_envs=4, num_steps=16, total_timesteps=64, num_minibatches=1)
+    (used, replayed), *_ = checked
+    assert used == pytest.approx(replayed, abs=1e-5)
+    final_values = calls[0]["final_values"]
+    assert (final_values[[7, 15]][:, [1, 3]] != 0).all()  # the cut envs
+    assert (final_values[:, [0, 2]] == 0).all() and (final_values[[0, 1, 2, 3, 4, 5, 6, 8], :] == 0).all()
+
+
+@pytest.mark.parametrize("reset_state_on_done", [True, False])
+def test_atari_evaluation_starts_every_game_from_a_zero_state(monkeypatch, reset_state_on_done):
+    module = scripted(monkeypatch)
+    first_states = []  # the state the Agent gets on the first step of each evaluation game
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, deterministic=False, **kwargs):
+        if deterministic and obs[0, 0, 0, 1] == 0:
+            first_states.append(state.clone())
+        return original(self, obs, state, episode_starts, action, deterministic, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    summary = run(eval_episodes=3, reset_state_on_done=reset_state_on_done)
+    assert summary["eval_mean_return"] == 3.0 and len(first_states) == 3
+    assert all(not s.any() for s in first_states)
+
+
+def test_atari_same_seed_gives_identical_runs_and_another_seed_does_not():
+    results = []
+    for seed in (1, 1, 2):
+        run(seed=seed, max_episode_steps=20)
+        run_dir = run_dirs()[-1]
+        results.append((scalars(run_dir, "losses/value_loss"), scalars(run_dir, "charts/episodic_length")))
+    assert results[0] == results[1]
+    assert results[0][0] != results[2][0]
+
+
+def test_atari_bad_checkpoints_are_named(capsys, tmp_path):
+    def error(**kwargs) -> str:
+        with pytest.raises(SystemExit) as exit_info:
+            run(**kwargs)
+        assert exit_info.value.code == 2
+        err = capsys.readouterr().err.strip()
+        assert len(err.splitlines()) == 1
+        return err
+
+    assert "does not exist" in error(eval_checkpoint="missing.pt")
+    (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
+    assert "corrupt" in error(eval_checkpoint="junk.pt")
+    torch.save({"script": "ppo_lstm.py", "env_id": "Breakout-v5"}, tmp_path / "other.pt")
+    assert "not written by ppo_gru_atari.py" in error(eval_checkpoint="other.pt")
+    saved = run(save_model=True)["checkpoint"]
+    capsys.readouterr()
+    assert "is for env 'Breakout-v5'" in error(env_id="Pong-v5", resume=saved)
+
+
+@pytest.mark.parametrize(
+    "kwargs, says",
+    [({"seq_len": 32}, "larger than --num-steps"), ({"seq_len": 5}, "must divide"), ({"learning_rate": 0.0}, "positive"),
+     ({"num_envs": 1, "num_minibatches": 16, "seq_len": 1}, "a minibatch of one step")],
+)  # fmt: skip
+def test_atari_argument_errors_are_one_line_before_any_env(capsys, kwargs, says):
+    with pytest.raises(SystemExit) as exit_info:
+        run(**kwargs)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1 and says in err
+    assert not os.path.exists("runs")
+
+
+def test_atari_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, monkeypatch):
+    scripted(monkeypatch, nan_reward=True)
+    with pytest.raises(SystemExit) as exit_info:
+        run(save_model=True)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert "non-finite loss at update 1" in err and "(global step 0)" in err
+    saved = torch.load(err.split("): ")[1], weights_only=False)
+    assert saved["global_step"] == 0 and all(torch.isfinite(w).all() for w in saved["model"].values())
+
+
+def test_atari_ctrl_c_saves_the_last_completed_update():
+    from test_errors import interrupt
+
+    flags = ["--save-model", "--num-envs", "2", "--num-steps", "16", "--num-minibatches", "1", "--eval-episodes", "0"]
+    out, err, code = interrupt("ppo_gru_atari", "--total-timesteps", "1000000", *flags, after="update 3/")
+    assert code == 130, err
+    saved = torch.load(err.strip().split(": ")[-1], weights_only=False)
+    progress = [int(line.split("global_step ")[1].split()[0]) for line in out.splitlines() if line.startswith("update ")]
+    assert saved["global_step"] % 32 == 0 and saved["global_step"] >= progress[-1]
+    total = saved["global_step"] + 64
+    resumed = run(resume=err.strip().split(": ")[-1], num_envs=2, num_steps=16, num_minibatches=1, total_timesteps=total)
+    assert resumed["global_step"] == total
+
+
+def test_atari_checkpoint_resumes_identically_whatever_layout_it_was_written_in():
+    """A CUDA run saves its weights and Adam moments contiguous; on CPU the network trains channels-last with fused
+    Adam. Resumed on CPU, a contiguous checkpoint and a channels-last one must give the same next update."""
+    saved = run(save_model=True)["checkpoint"]
+    checkpoint = torch.load(saved, weights_only=False)
+    layouts = {}
+    for layout in (torch.contiguous_format, torch.channels_last):
+
+        def to(x, layout=layout):
+            return x.to(memory_format=layout) if torch.is_tensor(x) and x.dim() == 4 else x
+
+        variant = {**checkpoint, "model": {k: to(v) for k, v in checkpoint["model"].items()},
+                   "optimizer": {**checkpoint["optimizer"], "state": {
+                       i: {k: to(v) for k, v in s.items()} for i, s in checkpoint["optimizer"]["state"].items()}}}  # fmt: skip
+        path = f"{layout}.pt".replace("torch.", "")
+        torch.save(variant, path)
+        resumed = run(resume=path, save_model=True, total_timesteps=96)
+        layouts[layout] = torch.load(resumed["checkpoint"], weights_only=False)["model"]
+    contiguous, channels_last = layouts.values()
+    for key in contiguous:
+        torch.testing.assert_close(contiguous[key], channels_last[key], rtol=0, atol=0)

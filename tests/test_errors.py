@@ -349,6 +349,43 @@ def test_ctrl_c_saves_the_last_completed_update_which_resumes_to_the_exact_budge
     assert resumed["global_step"] == total
 
 
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("during", ["rollout", "update"])
+def test_ctrl_c_mid_update_keeps_the_last_completed_one(capsys, name, during, monkeypatch):
+    """Ctrl-C (a KeyboardInterrupt raised at a chosen point) in the third rollout, or in the third update's first
+    optimizer step: the checkpoint is the second update's, labelled with its 128 steps."""
+    module = load(name)
+    if during == "rollout":
+        original, calls = gym.vector.SyncVectorEnv.step, []
+
+        def step(self, actions):  # 16 vector steps per rollout: the 37th is inside the third
+            calls.append(1)
+            if len(calls) == 37:
+                raise KeyboardInterrupt
+            return original(self, actions)
+
+        monkeypatch.setattr(gym.vector.SyncVectorEnv, "step", step)
+    else:
+
+        class InterruptedAdam(module.optim.Adam):
+            calls = 0
+
+            def step(self, closure=None):  # 2 epochs of 1 minibatch per update: the 5th step opens the third
+                InterruptedAdam.calls += 1
+                if InterruptedAdam.calls == 5:
+                    raise KeyboardInterrupt
+                return super().step(closure)
+
+        monkeypatch.setattr(module.optim, "Adam", InterruptedAdam)
+    with pytest.raises(SystemExit) as exit_info:
+        run(name, save_model=True, total_timesteps=512, num_minibatches=1)
+    assert exit_info.value.code == 130
+    err = capsys.readouterr().err
+    saved = torch.load(err.strip().split(": ")[-1], weights_only=False)
+    assert saved["global_step"] == 128 and saved["iteration"] == 2
+    assert "checkpoint at global step 128" in err
+
+
 def test_ctrl_c_finishes_the_wandb_run():
     out, err, code = interrupt("ppo_lstm", "--track", "--total-timesteps", "1000000", "--eval-episodes", "0",
                                extra_env={"WANDB_MODE": "offline"})  # fmt: skip

@@ -46,14 +46,19 @@ def stepwise(agent, obs, state, done, actions):
 @pytest.mark.parametrize("shared_lstm", [False, True])
 @pytest.mark.parametrize("fast_rnn", [True, False])
 def test_sequence_logprobs_match_stepwise(name, fast_rnn, shared_lstm):
+    """Both the training update's call (need_state=False: the fast path, when on) and a call that asks for the new
+    state (the per-step path) give what T calls of one step give."""
     agent = make_agent(name, fast_rnn=fast_rnn, shared_lstm=shared_lstm)
     obs, state, actions = random_inputs(agent)
     done = STARTS.reshape(-1)
     with torch.no_grad():
-        _, logprob, _, value, (h, c) = agent.get_action_and_value(obs, state, done, actions)
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=False)
+        _, logprob_s, _, value_s, (h, c) = agent.get_action_and_value(obs, state, done, actions)
         ref_logprob, ref_value, (ref_h, ref_c) = stepwise(agent, obs, state, done, actions)
     torch.testing.assert_close(logprob, ref_logprob, atol=1e-5, rtol=0)
     torch.testing.assert_close(value, ref_value, atol=1e-5, rtol=0)
+    torch.testing.assert_close(logprob_s, ref_logprob, atol=1e-5, rtol=0)
+    torch.testing.assert_close(value_s, ref_value, atol=1e-5, rtol=0)
     torch.testing.assert_close(h, ref_h, atol=1e-5, rtol=0)
     torch.testing.assert_close(c, ref_c, atol=1e-5, rtol=0)
     with torch.no_grad():  # get_value runs the same recurrence

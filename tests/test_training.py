@@ -2,6 +2,7 @@
 
 import json
 import os
+from functools import partial
 
 import gymnasium as gym
 import numpy as np
@@ -104,14 +105,127 @@ def test_truncation_is_bootstrapped_from_the_final_observation(name, monkeypatch
     assert (final_values[~cut] == 0).all()
 
 
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_truncation_is_bootstrapped_with_the_episodes_own_state(name, monkeypatch):
+    """A cut episode's final observation is valued with the state the episode reached: the same value as replaying
+    the whole episode and its final observation from a zero state (a zeroed or reset state would differ)."""
+    module = load(name)
+    history, checked = [], []  # (obs, episode_starts) of every rollout step; (value the script used, replayed value)
+    act, value = module.Agent.get_action_and_value, module.Agent.get_value
+
+    def spy_act(self, obs, state, episode_starts, action=None, **kwargs):
+        if action is None and not kwargs.get("deterministic"):
+            history.append((obs.clone(), episode_starts.clone()))
+        return act(self, obs, state, episode_starts, action, **kwargs)
+
+    def spy_value(self, obs, state, episode_starts):
+        result = value(self, obs, state, episode_starts)
+        if len(history) % 16 and len(obs) == 4:  # every env cut at once, inside a rollout (not its last value)
+            t = len(history) - 1
+            for i in range(4):
+                start = max(k for k in range(t + 1) if history[k][1][i] == 1)
+                if start // 16 != t // 16:  # begun under the weights of an earlier update: not replayable now
+                    continue
+                episode = torch.stack([history[k][0][i] for k in range(start, t + 1)] + [obs[i]])
+                starts = torch.zeros(len(episode))
+                starts[0] = 1.0
+                replayed = value(self, episode, self.get_initial_state(1), starts)[-1]
+                checked.append((result[i].item(), replayed.item()))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy_act)
+    monkeypatch.setattr(module.Agent, "get_value", spy_value)
+    run(name, env_id=SHORT_ENV[name])
+    assert len(checked) >= 12  # 4 envs cut at steps 6 and 12 of the first rollout, and at 2 of the second
+    for used, replayed in checked:
+        assert used == pytest.approx(replayed, abs=1e-5)
+
+
+class ConstantRewardEnv(gym.Env):
+    """Reward 1 at every step, episodes of exactly 5 steps: the discounted return follows a known cycle."""
+
+    observation_space = gym.spaces.Box(-1.0, 1.0, (3,), np.float32)
+
+    def __init__(self, continuous=False, render_mode=None):
+        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), {}
+
+    def step(self, action):
+        self.t += 1
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), 1.0, self.t == 5, False, {}
+
+
+gym.register("ConstantReward-v0", entry_point=ConstantRewardEnv)
+gym.register("ConstantRewardContinuous-v0", entry_point=partial(ConstantRewardEnv, True))
+
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_same_seed_gives_identical_episodic_returns(name):
-    returns = []
-    for _ in range(2):
-        run(name, env_id=SHORT_ENV[name], torch_deterministic=True, total_timesteps=256)
-        returns.append(scalars(run_dirs()[-1], "charts/episodic_return"))
-    assert len(returns[0]) > 5
-    assert returns[0] == returns[1]
+def test_reward_scaling_restarts_the_discounted_return_with_each_episode(name, monkeypatch):
+    module = load(name)
+    fed = []  # what the return statistics were updated with: (N,) discounted returns, one per step
+    original = module.RunningMeanStd.update
+
+    def spy(self, x):
+        if self.mean.shape == ():
+            fed.append(np.copy(x))
+        original(self, x)
+
+    monkeypatch.setattr(module.RunningMeanStd, "update", spy)
+    gamma = 0.9
+    env_id = "ConstantRewardContinuous-v0" if name == "ppo_lstm_continuous" else "ConstantReward-v0"
+    run(name, env_id=env_id, gamma=gamma)
+    expected = [sum(gamma**j for j in range(t % 5 + 1)) for t in range(len(fed))]  # 1, 1 + g, ..., then 1 again
+    np.testing.assert_allclose(np.stack(fed), np.tile(np.array(expected)[:, None], (1, 4)), rtol=1e-12)
+
+
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_episode_starts_are_stored_and_replayed_where_episodes_begin(name, monkeypatch):
+    """Episodes of 12 steps in rollouts of 24: both the rollout and the replay see starts at steps 0 and 12 of every
+    env, and nowhere else (a rollout that never stored them would still replay with ratio 1)."""
+    module = load(name)
+    rollout, replay = [], []
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, **kwargs):
+        if action is None and not kwargs.get("deterministic"):
+            rollout.append(episode_starts.clone())
+        elif action is not None:
+            replay.append(episode_starts.clone().view(24, -1))  # one minibatch of whole rollouts, time-major
+        return original(self, obs, state, episode_starts, action, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(name, env_id=FIXED_LENGTH_ENV[name], num_steps=24, total_timesteps=4 * 24 * 2, num_minibatches=1, seq_len=0)
+    expected = torch.zeros(24, 4)
+    expected[[0, 12]] = 1.0
+    torch.testing.assert_close(torch.stack(rollout), torch.cat([expected, expected]))
+    assert len(replay) == 2 * 2  # 2 updates x 2 epochs
+    for starts in replay:
+        torch.testing.assert_close(starts, expected)
+
+
+# per script: an env whose episodes end at different times, so that returns and losses depend on the seed
+VARIED_ENV = {
+    "ppo_mlp_cartpole": "CartPoleNoVel-v1",
+    "ppo_lstm": "CartPoleNoVel-v1",
+    "ppo_lstm_continuous": "ShortPendulum-v1",
+}
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_same_seed_gives_identical_runs_and_another_seed_does_not(name):
+    results = []
+    for seed in (1, 1, 2):
+        run(name, env_id=VARIED_ENV[name], seed=seed, torch_deterministic=True, total_timesteps=256)
+        run_dir = run_dirs()[-1]
+        results.append((scalars(run_dir, "charts/episodic_return"), scalars(run_dir, "losses/value_loss")))
+    returns = [v for _, v in results[0][0]]
+    assert len(returns) > 5 and len(set(returns)) > 1  # episodes that differ: a comparison that can fail
+    assert results[0] == results[1]
+    assert results[0][0] != results[2][0] and results[0][1] != results[2][1]
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
@@ -124,13 +238,52 @@ def test_save_then_evaluate_and_resume(name):
     evaluated = run(name, eval_checkpoint=trained["checkpoint"], eval_episodes=3)
     assert evaluated["eval_mean_return"] == trained["eval_mean_return"]
     assert evaluated["global_step"] == trained["global_step"]
-
-    resumed = run(name, resume=trained["checkpoint"], total_timesteps=256)
-    assert resumed["global_step"] == 256  # 2 more updates on top of the saved 2
-    steps = [s for s, _ in scalars(run_dirs()[-1], "charts/SPS")]
-    assert steps == [192, 256]
     saved = torch.load(trained["checkpoint"], weights_only=False)
     assert saved["global_step"] == 128 and saved["iteration"] == 2
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_resume_continues_optimizer_statistics_and_schedule(name):
+    """Two updates, saved, then two more on resume: the learning rate follows the uninterrupted run's schedule, Adam
+    keeps counting its steps, and the observation statistics keep their count."""
+    full = torch.load(run(name, save_model=True, total_timesteps=256)["checkpoint"], weights_only=False)
+    full_lr = scalars(run_dirs()[-1], "charts/learning_rate")
+    half = run(name, save_model=True, total_timesteps=128)["checkpoint"]
+    resumed = torch.load(run(name, resume=half, save_model=True, total_timesteps=256)["checkpoint"], weights_only=False)
+    assert scalars(run_dirs()[-1], "charts/learning_rate") == full_lr[2:]
+    assert resumed["global_step"] == 256 and resumed["iteration"] == 4
+    steps = [s["step"].item() for s in resumed["optimizer"]["state"].values()]
+    assert steps == [s["step"].item() for s in full["optimizer"]["state"].values()]
+    saved = torch.load(half, weights_only=False)
+    assert resumed["obs_rms"]["count"] == pytest.approx(saved["obs_rms"]["count"] + 4 + 128)  # the reset, 32 steps
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("num_envs, total, steps", [(8, 384, [256, 384]), (2, 256, [160, 192, 224, 256])])
+def test_resume_with_another_batch_continues_by_global_step(name, num_envs, total, steps):
+    """A checkpoint of 128 steps (4 envs x 16) resumed with 8 or 2 envs trains up to --total-timesteps exactly, its
+    learning rate falling with the global step from where the checkpoint left it."""
+    saved = run(name, save_model=True, num_minibatches=2)["checkpoint"]
+    summary = run(name, resume=saved, num_envs=num_envs, total_timesteps=total, num_minibatches=2)
+    assert summary["global_step"] == total
+    lr = scalars(run_dirs()[-1], "charts/learning_rate")
+    batch = num_envs * 16
+    lr0 = load(name).Args.learning_rate
+    assert [s for s, _ in lr] == steps
+    np.testing.assert_allclose([v for _, v in lr], [lr0 * (1 - (s - batch) / total) for s in steps], rtol=1e-6)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_checkpoint_decides_the_normalisation_not_the_command_line(name, monkeypatch):
+    """Trained without normalisation, a checkpoint is evaluated and resumed without it, whatever the defaults say."""
+    module = load(name)
+    saved = run(name, save_model=True, norm_obs=False, norm_reward=False)["checkpoint"]
+    calls = []
+    monkeypatch.setattr(module.RunningMeanStd, "normalize", lambda self, x: calls.append("normalize") or x)
+    monkeypatch.setattr(module.RunningMeanStd, "update", lambda self, x: calls.append("update"))
+    run(name, eval_checkpoint=saved, eval_episodes=2)
+    run(name, resume=saved, total_timesteps=192)
+    assert calls == []
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
