@@ -9,8 +9,7 @@ python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 6 7 8 9 10 --wor
   --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1
 python benchmark/run.py --suite novel_classic --seeds 1 2 3 4 5 --workers 2 --extra="--total-timesteps 50000" \
   --scripts ppo_lstm.py ppo_mlp_cartpole.py --env-ids CueRecall-v0
-# sb3-contrib's RecurrentPPO on CartPoleNoVel-v1, with the zoo's settings and with ours (needs benchmark/requirements.txt)
+# ppo_lstm.py beside sb3-contrib's RecurrentPPO (the zoo's settings) on CartPoleNoVel-v1, seeds 1-10 (needs benchmark/requirements.txt)
 python benchmark/peer_reach.py
-python benchmark/peer_reach.py --settings matched
 python benchmark/plot.py --suite novel_classic
 python benchmark/report.py

@@ -1,6 +1,6 @@
-"""Sample efficiency of the reference peer on CartPoleNoVel-v1: sb3-contrib's RecurrentPPO with the settings
-of rl-baselines3-zoo's published agent for that env, measured as our runs are (the first step at
-which the mean of the last 20 training episodes reaches 475), seed by seed, on this machine.
+"""Sample efficiency on CartPoleNoVel-v1, ppo_lstm.py beside the reference peer, sb3-contrib's RecurrentPPO with the
+settings of rl-baselines3-zoo's published agent for that env, in the same run, on the same seeds: the first step at
+which the mean of the last 20 training episodes reaches 475, seed by seed, on this machine.
 
 python benchmark/peer_reach.py    # writes benchmark/results/peer_reach.json (up to 8 min per seed on one core)
 
@@ -14,7 +14,9 @@ and settings) is not run again.
 import json
 import os
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 from dataclasses import dataclass, field
 
@@ -28,10 +30,12 @@ from stable_baselines3.common.vec_env import VecNormalize
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 import plot  # noqa: E402
+import run as runner  # noqa: E402
+from speed import machine  # noqa: E402
 
 import ppo_lstm  # noqa: E402, F401  (registers CartPoleNoVel-v1)
 
-THRESHOLD = 475.0
+THRESHOLD = plot.THRESHOLDS["CartPoleNoVel-v1"]
 # the zoo's `normalize: true`: VecNormalize's defaults normalise rewards as well as observations, and the zoo sets its
 # gamma to the algorithm's
 VEC_NORMALIZE = dict(norm_obs=True, norm_reward=True, gamma=0.98)
@@ -94,6 +98,22 @@ def run(seed: int, stop_at: int, settings: str) -> dict:
             "seconds": round(time.time() - start, 1)}  # fmt: skip
 
 
+def run_ours(seed: int) -> dict:
+    """ppo_lstm.py with its defaults (100k steps), one process, one torch thread, as the peer runs."""
+    start = time.time()
+    with tempfile.TemporaryDirectory() as cwd:
+        argv = [sys.executable, os.path.join(os.path.dirname(HERE), "ppo_lstm.py"), "--env-id", "CartPoleNoVel-v1",
+                "--seed", str(seed)]  # fmt: skip
+        subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+        (run_dir,) = [os.path.join(cwd, "runs", d) for d in os.listdir(os.path.join(cwd, "runs"))]
+        curve = [(step, value) for step, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            summary = json.load(f)
+    return {"seed": seed, "steps_to_threshold": plot.steps_to_threshold(curve, THRESHOLD),
+            "steps_run": summary["global_step"], "episodes": len(curve),
+            "eval_mean_return": summary["eval_mean_return"], "seconds": round(time.time() - start, 1)}  # fmt: skip
+
+
 def main(args: Args) -> None:
     torch.set_num_threads(1)
     done = {}  # seeds measured before with the same cap and normalisation are not run again (an interrupted run resumes)
@@ -101,32 +121,45 @@ def main(args: Args) -> None:
         with open(out_path(args.settings)) as f:
             before = json.load(f)
         if before["stop_at"] == args.stop_at and before.get("vec_normalize") == VEC_NORMALIZE:
-            done = {row["seed"]: row for row in before["runs"]}
+            rows = [{"script": "sb3-contrib", **row} for row in before["runs"]]  # rows from before scripts were named
+            done = {(row["script"], row["seed"]): row for row in rows}
     rows = []
     for seed in args.seeds:
-        rows.append(done.get(seed) or run(seed, args.stop_at, args.settings))
-        print(rows[-1], flush=True)
-        write(rows, args)  # after every seed, so that an interrupted run keeps what it measured
+        for script in ["sb3-contrib", "ppo_lstm.py"]:
+            if (script, seed) not in done:
+                measured = run(seed, args.stop_at, args.settings) if script == "sb3-contrib" else run_ours(seed)
+                done[(script, seed)] = {"script": script, **measured}
+            rows.append(done[(script, seed)])
+            print(rows[-1], flush=True)
+            write(rows, args)  # after every run, so that an interrupted benchmark keeps what it measured
+
+
+def median_steps(rows: list[dict]) -> float | None:
+    # a seed that did not reach counts as above every seed that did (it would need more than it ran)
+    median = statistics.median(row["steps_to_threshold"] or float("inf") for row in rows)
+    return None if median == float("inf") else median
 
 
 def write(rows: list[dict], args: Args) -> None:
-    # a seed that did not reach counts as above every seed that did (it would need more than stop_at steps)
-    median = statistics.median(row["steps_to_threshold"] or float("inf") for row in rows)
+    peer = [row for row in rows if row["script"] == "sb3-contrib"]
+    ours = [row for row in rows if row["script"] == "ppo_lstm.py"]
     result = {
         "command": "python benchmark/peer_reach.py " + " ".join(sys.argv[1:]),
+        "machine": machine(),
         "peer": "sb3-contrib RecurrentPPO",
         "settings": args.settings,
         "vec_normalize": VEC_NORMALIZE,
         "threshold": THRESHOLD,
         "stop_at": args.stop_at,
-        "median_steps_to_threshold": None if median == float("inf") else median,
+        "median_steps_to_threshold": median_steps(peer),
+        "ours_median_steps_to_threshold": median_steps(ours) if ours else None,
         "runs": rows,
     }
     with open(out_path(args.settings), "w") as f:
         json.dump(result, f, indent=1)
-    if len(rows) == len(args.seeds):
-        median = result["median_steps_to_threshold"]
-        print(f"median steps to last-20 mean >= {THRESHOLD:.0f}: {median}  -> {out_path(args.settings)}")
+    if len(rows) == 2 * len(args.seeds):
+        print(f"median steps to last-20 mean >= {THRESHOLD:.0f}: sb3-contrib {result['median_steps_to_threshold']}, "
+              f"ppo_lstm.py {result['ours_median_steps_to_threshold']}  -> {out_path(args.settings)}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -41,35 +41,28 @@ def speed_tables(name: str = "speed.json") -> str:
 
 def peer_table() -> str:
     """Steps until the last-20 training mean first reaches the threshold on CartPoleNoVel-v1, seed by seed:
-    ppo_lstm.py's runs in the novel_classic suite beside sb3-contrib's under each settings file of
-    benchmark/peer_reach.py that exists."""
-    peers = []
-    for name, label in [("peer_reach.json", "sb3-contrib, zoo's settings"),
-                        ("peer_reach_matched.json", "sb3-contrib, settings matched to ours")]:  # fmt: skip
-        if os.path.exists(os.path.join(RESULTS, name)):
-            with open(os.path.join(RESULTS, name)) as f:
-                peer = json.load(f)
-            results = {r["seed"]: (r["steps_to_threshold"], r["steps_run"]) for r in peer["runs"]}
-            peers.append((label, peer["command"].strip(), results))
-    runs, curves = plot.load(os.path.join(RESULTS, "novel_classic"))
-    threshold = plot.THRESHOLDS["CartPoleNoVel-v1"]
-    ours = {int(r["seed"]): (plot.steps_to_threshold(curves.get(r["run"], []), threshold), int(r["global_step"]))
-            for r in runs if r["variant"] == "ppo_lstm" and r["env_id"] == "CartPoleNoVel-v1"}  # fmt: skip
+    ppo_lstm.py and sb3-contrib with the zoo's settings, as benchmark/peer_reach.py ran them side by side."""
+    with open(os.path.join(RESULTS, "peer_reach.json")) as f:
+        peer = json.load(f)
+    columns = {"ppo_lstm.py": {}, "sb3-contrib": {}}
+    for row in peer["runs"]:
+        columns[row["script"]][row["seed"]] = (row["steps_to_threshold"], row["steps_run"])
 
     def cell(result: tuple[int | None, int] | None) -> str:
         return "-" if result is None else f"{result[0]:,}" if result[0] else f"not by {result[1]:,}"
 
     def median(results: dict) -> str:
         mid = statistics.median(steps or float("inf") for steps, _ in results.values())
-        return ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" (n={len(results)})"
+        reached = sum(steps is not None for steps, _ in results.values())
+        return ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(results)} reached)"
 
-    columns = [("ppo_lstm.py", ours)] + [(label, results) for label, _, results in peers]
-    commands = "; ".join(f"{label}: `{command}`" for label, command, _ in peers)
-    lines = [f"Commands: {commands}; ppo_lstm.py: the runs in the table above.", "",
-             "| seed | " + " | ".join(label for label, _ in columns) + " |", "|---" * (len(columns) + 1) + "|"]  # fmt: skip
-    for seed in sorted(set().union(*(results for _, results in columns))):
-        lines.append(f"| {seed} | " + " | ".join(cell(results.get(seed)) for _, results in columns) + " |")
-    lines.append("| median | " + " | ".join(median(results) for _, results in columns) + " |")
+    m = peer["machine"]
+    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+             f"Command: `{peer['command'].strip()}`.", "",
+             "| seed | ppo_lstm.py (defaults) | sb3-contrib RecurrentPPO (zoo's settings) |", "|---|---|---|"]  # fmt: skip
+    for seed in sorted(set().union(*columns.values())):
+        lines.append(f"| {seed} | {cell(columns['ppo_lstm.py'].get(seed))} | {cell(columns['sb3-contrib'].get(seed))} |")
+    lines.append(f"| median | {median(columns['ppo_lstm.py'])} | {median(columns['sb3-contrib'])} |")
     return "\n".join(lines)
 
 
@@ -95,10 +88,16 @@ def main() -> None:
                   "![learning curves](benchmark/results/novel_classic/curves.png)", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.json")):
         parts += ["Steps until the last 20 training episodes on CartPoleNoVel-v1 first average 475, seed by seed, "
-                  "against sb3-contrib's RecurrentPPO, with the settings of rl-baselines3-zoo's published agent for "
-                  "this env and with those settings changed where ppo_lstm.py's defaults differ (observations and "
-                  "rewards normalised, tanh, learning rate 1e-3 and clip range 0.2 held constant):", "",
-                  peer_table(), ""]  # fmt: skip
+                  "ppo_lstm.py beside sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published "
+                  "agent for this env (VecNormalize of observations and rewards, ReLU, an LSTM of 64 for each of actor "
+                  "and critic, 8 envs x 32 steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range "
+                  "annealed from 1e-3 and 0.2), in one run of `benchmark/peer_reach.py`; a run stops at 475 or 100k "
+                  "steps:", "", peer_table(), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "learning_tests", "runs.csv")):
+        parts += ["### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
+                  "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 evaluated over 50 episodes; "
+                  "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`):", "",
+                  suite_table("learning_tests"), ""]  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "

@@ -9,6 +9,7 @@ import sys
 
 import numpy as np
 import pytest
+import torch
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
@@ -118,30 +119,48 @@ def test_plotter_writes_a_png_and_the_expected_table(tmp_path):
     assert (tmp_path / "s" / "table.md").read_text().strip() == table
 
 
-def test_peer_table_sets_each_seed_beside_the_peers(tmp_path, monkeypatch):
-    write_results(tmp_path / "novel_classic", variant="ppo_lstm")
-    zoo = {
-        "command": "python benchmark/peer_reach.py --seeds 2 3",
-        "runs": [
-            {"seed": 2, "steps_to_threshold": 1200, "steps_run": 1200},
-            {"seed": 3, "steps_to_threshold": None, "steps_run": 60000},
-        ],
-    }
-    matched = {"command": "python benchmark/peer_reach.py --settings matched --seeds 1", "runs": [
-        {"seed": 1, "steps_to_threshold": 900, "steps_run": 900}]}  # fmt: skip
-    (tmp_path / "peer_reach.json").write_text(json.dumps(zoo))
+def test_peer_table_sets_each_seed_beside_the_peer(tmp_path, monkeypatch):
+    machine = {"cpu": "AMD EPYC", "cores": 2, "torch": "2.13.0+cpu", "python": "3.11.7"}
+    peer = {"command": "python benchmark/peer_reach.py --seeds 1 2 3", "machine": machine, "runs": [
+        {"script": "sb3-contrib", "seed": 1, "steps_to_threshold": 1200, "steps_run": 1200},
+        {"script": "ppo_lstm.py", "seed": 1, "steps_to_threshold": 2900, "steps_run": 5000},
+        {"script": "sb3-contrib", "seed": 2, "steps_to_threshold": None, "steps_run": 100000},
+        {"script": "ppo_lstm.py", "seed": 2, "steps_to_threshold": None, "steps_run": 5000},
+        {"script": "sb3-contrib", "seed": 3, "steps_to_threshold": 800, "steps_run": 800}]}  # fmt: skip
+    (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
-    # ours: seed 1 reaches at 2900 (see above), seed 2 never within its 5000 steps; the medians count a miss as infinite
-    assert report.peer_table().splitlines()[2:] == [
-        "| seed | ppo_lstm.py | sb3-contrib, zoo's settings |", "|---|---|---|", "| 1 | 2,900 | - |",
-        "| 2 | not by 5,000 | 1,200 |", "| 3 | - | not by 60,000 |",
-        "| median | not reached (n=2) | not reached (n=2) |"]  # fmt: skip
-    (tmp_path / "peer_reach_matched.json").write_text(json.dumps(matched))
     table = report.peer_table().splitlines()
-    assert "--settings matched --seeds 1" in table[0]
-    assert table[2:5] == ["| seed | ppo_lstm.py | sb3-contrib, zoo's settings | sb3-contrib, settings matched to ours |",
-                          "|---|---|---|---|", "| 1 | 2,900 | - | 900 |"]  # fmt: skip
-    assert table[-1] == "| median | not reached (n=2) | not reached (n=2) | 900 (n=1) |"
+    assert "AMD EPYC, 2 cores" in table[0] and "`python benchmark/peer_reach.py --seeds 1 2 3`" in table[0]
+    # a miss counts as infinitely many steps in the median: ours misses 1 of 2, the peer 1 of 3
+    assert table[2:] == [
+        "| seed | ppo_lstm.py (defaults) | sb3-contrib RecurrentPPO (zoo's settings) |", "|---|---|---|",
+        "| 1 | 2,900 | 1,200 |", "| 2 | not by 5,000 | not by 100,000 |", "| 3 | - | 800 |",
+        "| median | not reached (1/2 reached) | 1,200 (2/3 reached) |"]  # fmt: skip
+
+
+def test_peer_runs_with_the_zoos_published_settings(monkeypatch):
+    """rl-baselines3-zoo's `normalize: true` is VecNormalize with its defaults: rewards are normalised as well as
+    observations (with the algorithm's gamma); the rest of the zoo's CartPoleNoVel-v1 entry as published."""
+    import peer_reach
+    from stable_baselines3.common.vec_env import VecNormalize
+
+    seen = {}
+
+    def learn(self, total_timesteps, callback=None):
+        seen.update(model=self, total=total_timesteps)
+        callback.curve = [(256, 10.0)]
+        return self
+
+    monkeypatch.setattr(peer_reach.RecurrentPPO, "learn", learn)
+    peer_reach.run(seed=3, stop_at=100_000, settings="zoo")
+    model, env = seen["model"], seen["model"].get_env()
+    assert isinstance(env, VecNormalize) and env.norm_obs and env.norm_reward and env.gamma == 0.98
+    assert (env.num_envs, model.n_steps, model.batch_size, model.n_epochs) == (8, 32, 256, 20)
+    assert (model.gamma, model.gae_lambda, model.ent_coef, seen["total"]) == (0.98, 0.8, 0.0, 100_000)
+    assert model.learning_rate(1.0) == 1e-3 and model.learning_rate(0.5) == 5e-4 and model.clip_range(0.5) == 0.1
+    kwargs = model.policy_kwargs
+    assert kwargs["activation_fn"] is torch.nn.ReLU and not kwargs["ortho_init"] and kwargs["lstm_hidden_size"] == 64
+    assert kwargs["enable_critic_lstm"] and kwargs["net_arch"] == {"pi": [64], "vf": [64]}
 
 
 def test_curve_band_is_the_mean_over_seeds_with_a_bootstrap_interval():
