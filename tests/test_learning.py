@@ -1,7 +1,18 @@
-"""Learning: the scripts reach their scores within a step budget (minutes; run in CI)."""
+"""Learning: the scripts reach their scores within a step budget (minutes; run in CI).
+
+The same seed follows a different trajectory on a different CPU, so a single run's score proves nothing by itself:
+each test asserts only what its benchmark row (named in its docstring, in the README's results) shows on 10 of 10
+seeds at the same budget, with the same metric.
+"""
+
+import os
+import sys
 
 import pytest
-from conftest import load
+from conftest import ROOT, load, run_dirs, scalars
+
+sys.path.insert(0, os.path.join(ROOT, "benchmark"))
+from plot import steps_to_threshold  # noqa: E402  (the benchmark's own metric)
 
 pytestmark = pytest.mark.learning
 
@@ -12,36 +23,52 @@ def train(name: str, **kwargs) -> dict:
 
 
 def test_lstm_solves_cartpole_without_velocities():
+    """Row `ppo_lstm | CartPoleNoVel-v1 | 10 | 99,840` (novel_classic): the last 20 training episodes averaged 475 on
+    10/10 seeds (the latest at 71,768 steps); the final evaluation was 162.9 at worst (9/10 >= 475)."""
     summary = train("ppo_lstm", env_id="CartPoleNoVel-v1", total_timesteps=100_000)
-    assert summary["eval_mean_return"] >= 475
+    assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 475) is not None
+    assert summary["eval_mean_return"] >= 150
 
 
 def test_lstm_solves_the_memory_task():
-    summary = train("ppo_lstm", env_id="CueRecall-v0", total_timesteps=50_000)
+    """Row `ppo_lstm | CueRecall-v0 | 10 | 49,920` (learning_tests, 50 evaluation episodes): 1.0 on 10/10 seeds."""
+    summary = train("ppo_lstm", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert summary["eval_mean_return"] == 1.0  # the optimum: every cue recalled
 
 
-def test_mlp_solves_cartpole():
-    assert train("ppo_mlp_cartpole", env_id="CartPole-v1", total_timesteps=100_000)["eval_mean_return"] >= 475
+def test_mlp_balances_the_fully_observed_cartpole():
+    """Row `ppo_mlp_cartpole | CartPole-v1 | 10 | 99,840` (novel_classic): evaluation 257.0 at worst over 10 seeds
+    (only 6/10 reach 475, so 475 is not asserted)."""
+    assert train("ppo_mlp_cartpole", env_id="CartPole-v1", total_timesteps=100_000)["eval_mean_return"] >= 200
 
 
 def test_mlp_fails_without_velocities():
-    assert train("ppo_mlp_cartpole", env_id="CartPoleNoVel-v1", total_timesteps=100_000)["eval_mean_return"] < 200
+    """Row `ppo_mlp_cartpole | CartPoleNoVel-v1 | 10 | 99,840` (novel_classic): evaluation 44.8 at best over 10 seeds."""
+    assert train("ppo_mlp_cartpole", env_id="CartPoleNoVel-v1", total_timesteps=100_000)["eval_mean_return"] < 100
 
 
 def test_mlp_stays_at_chance_on_the_memory_task():
-    assert train("ppo_mlp_cartpole", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)["eval_mean_return"] < 0.5
+    """Row `ppo_mlp_cartpole | CueRecall-v0 | 10 | 49,920` (learning_tests, 50 evaluation episodes): 0.2 at best."""
+    summary = train("ppo_mlp_cartpole", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)
+    assert summary["eval_mean_return"] < 0.5
 
 
 def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
+    """Row `ppo_lstm_continuous | PendulumNoVel-v1 | 10 | 149,504` (continuous): evaluation -380.0 at worst over 10
+    seeds (-253.8 on average; a policy that never swings up scores about -1200)."""
     summary = train("ppo_lstm_continuous", env_id="PendulumNoVel-v1", total_timesteps=150_000)
-    assert summary["eval_mean_return"] >= -250
+    assert summary["eval_mean_return"] >= -400
 
 
 def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
-    # with independent noise (--noise-corr 0) the same run stays at 0: the policy learns to stand still
+    """Row `ppo_lstm_continuous | MountainCarContinuousNoVel-v0 | 10 | 39,936` (learning_tests): evaluation >= 90 on
+    10/10 seeds. With independent noise (--noise-corr 0) the policy learns to stand still and scores 0."""
     summary = train(
-        "ppo_lstm_continuous", env_id="MountainCarContinuousNoVel-v0", total_timesteps=40_000,
-        noise_corr=0.95, init_logstd=0.0, gamma=0.99,
-    )  # fmt: skip
+        "ppo_lstm_continuous",
+        env_id="MountainCarContinuousNoVel-v0",
+        total_timesteps=40_000,
+        noise_corr=0.95,
+        init_logstd=0.0,
+        gamma=0.99,
+    )
     assert summary["eval_mean_return"] >= 90
