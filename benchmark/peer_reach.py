@@ -123,15 +123,19 @@ def main(args: Args) -> None:
         if before["stop_at"] == args.stop_at and before.get("vec_normalize") == VEC_NORMALIZE:
             rows = [{"script": "sb3-contrib", **row} for row in before["runs"]]  # rows from before scripts were named
             done = {(row["script"], row["seed"]): row for row in rows}
-    rows = []
     for seed in args.seeds:
         for script in ["sb3-contrib", "ppo_lstm.py"]:
             if (script, seed) not in done:
                 measured = run(seed, args.stop_at, args.settings) if script == "sb3-contrib" else run_ours(seed)
                 done[(script, seed)] = {"script": script, **measured}
-            rows.append(done[(script, seed)])
-            print(rows[-1], flush=True)
-            write(rows, args)  # after every run, so that an interrupted benchmark keeps what it measured
+                write(sorted(done.values(), key=lambda row: (row["seed"], row["script"])), args)  # keeps what it measured
+            print(done[(script, seed)], flush=True)
+    rows = [done[(script, seed)] for seed in args.seeds for script in ["sb3-contrib", "ppo_lstm.py"]]
+    write(rows, args)
+    print(
+        f"median steps to last-20 mean >= {THRESHOLD:.0f}: sb3-contrib {median_steps(rows[::2])}, "
+        f"ppo_lstm.py {median_steps(rows[1::2])}  -> {out_path(args.settings)}"
+    )
 
 
 def median_steps(rows: list[dict]) -> float | None:
@@ -151,15 +155,12 @@ def write(rows: list[dict], args: Args) -> None:
         "vec_normalize": VEC_NORMALIZE,
         "threshold": THRESHOLD,
         "stop_at": args.stop_at,
-        "median_steps_to_threshold": median_steps(peer),
+        "median_steps_to_threshold": median_steps(peer) if peer else None,
         "ours_median_steps_to_threshold": median_steps(ours) if ours else None,
         "runs": rows,
     }
     with open(out_path(args.settings), "w") as f:
         json.dump(result, f, indent=1)
-    if len(rows) == 2 * len(args.seeds):
-        print(f"median steps to last-20 mean >= {THRESHOLD:.0f}: sb3-contrib {result['median_steps_to_threshold']}, "
-              f"ppo_lstm.py {result['ours_median_steps_to_threshold']}  -> {out_path(args.settings)}")  # fmt: skip
 
 
 if __name__ == "__main__":

@@ -3,6 +3,8 @@ import importlib
 import os
 import sys
 
+import gymnasium as gym
+import numpy as np
 import pytest
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -42,3 +44,31 @@ def scalars(run_dir: str, tag: str) -> list[tuple[int, float]]:
     acc = EventAccumulator(run_dir, size_guidance={"scalars": 0})
     acc.Reload()
     return [(e.step, e.value) for e in acc.Scalars(tag)] if tag in acc.Tags()["scalars"] else []
+
+
+class FiveStepsOfOne(gym.Env):
+    """Episodes of exactly 5 steps paying 1 each, random observations. Its constructor takes no render_mode and it
+    renders nothing, as third-party envs such as POPGym's; the discounted return follows a known cycle."""
+
+    observation_space = gym.spaces.Box(-1.0, 1.0, (3,), np.float32)
+
+    def __init__(self, continuous=False):
+        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), {}
+
+    def step(self, action):
+        self.t += 1
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), 1.0, self.t == 5, False, {}
+
+
+gym.register("FiveStepsOfOne-v0", entry_point=FiveStepsOfOne)
+gym.register("FiveStepsOfOneContinuous-v0", entry_point=FiveStepsOfOne, kwargs={"continuous": True})
+
+
+def env_of(name: str, kind: str) -> str:
+    """The registered env `kind` in the action space of script `name`: `{kind}-v0` or `{kind}Continuous-v0`."""
+    return f"{kind}Continuous-v0" if name == "ppo_lstm_continuous" else f"{kind}-v0"

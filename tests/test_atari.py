@@ -177,17 +177,24 @@ def test_atari_capture_video():
     assert len(videos) == 1
 
 
-@pytest.mark.parametrize(
-    "kwargs, says",
-    [({"env_id": "Breakuot-v5"}, "close matches: ['Breakout-v5'"), ({"env_id": "CartPole-v1"}, "use ppo_lstm.py"),
-     ({"backend": "jax"}, "--backend must be"), ({"num_minibatches": 3}, "minibatches")],
-)  # fmt: skip
-def test_atari_errors_are_one_line(capsys, kwargs, says):
+def one_line_error(capsys, **kwargs) -> str:
     with pytest.raises(SystemExit) as exit_info:
         run(**kwargs)
     assert exit_info.value.code == 2
     err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and says in err
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
+@pytest.mark.parametrize(
+    "kwargs, says",
+    [({"env_id": "Breakuot-v5"}, "close matches: ['Breakout-v5'"), ({"env_id": "CartPole-v1"}, "use ppo_lstm.py"),
+     ({"backend": "jax"}, "--backend must be"), ({"num_minibatches": 3}, "minibatches"),
+     ({"seq_len": 32}, "larger than --num-steps"), ({"seq_len": 5}, "must divide"), ({"learning_rate": 0.0}, "positive"),
+     ({"num_envs": 1, "num_minibatches": 16, "seq_len": 1}, "a minibatch of one step")],
+)  # fmt: skip
+def test_atari_errors_are_one_line_before_any_env(capsys, kwargs, says):
+    assert says in one_line_error(capsys, **kwargs)
     assert not os.path.exists("runs")
 
 
@@ -349,44 +356,19 @@ def test_atari_same_seed_gives_identical_runs_and_another_seed_does_not():
 
 
 def test_atari_bad_checkpoints_are_named(capsys, tmp_path):
-    def error(**kwargs) -> str:
-        with pytest.raises(SystemExit) as exit_info:
-            run(**kwargs)
-        assert exit_info.value.code == 2
-        err = capsys.readouterr().err.strip()
-        assert len(err.splitlines()) == 1
-        return err
-
-    assert "does not exist" in error(eval_checkpoint="missing.pt")
+    assert "does not exist" in one_line_error(capsys, eval_checkpoint="missing.pt")
     (tmp_path / "junk.pt").write_bytes(b"not a checkpoint")
-    assert "corrupt" in error(eval_checkpoint="junk.pt")
+    assert "corrupt" in one_line_error(capsys, eval_checkpoint="junk.pt")
     torch.save({"script": "ppo_lstm.py", "env_id": "Breakout-v5"}, tmp_path / "other.pt")
-    assert "not written by ppo_gru_atari.py" in error(eval_checkpoint="other.pt")
+    assert "not written by ppo_gru_atari.py" in one_line_error(capsys, eval_checkpoint="other.pt")
     saved = run(save_model=True)["checkpoint"]
     capsys.readouterr()
-    assert "is for env 'Breakout-v5'" in error(env_id="Pong-v5", resume=saved)
-
-
-@pytest.mark.parametrize(
-    "kwargs, says",
-    [({"seq_len": 32}, "larger than --num-steps"), ({"seq_len": 5}, "must divide"), ({"learning_rate": 0.0}, "positive"),
-     ({"num_envs": 1, "num_minibatches": 16, "seq_len": 1}, "a minibatch of one step")],
-)  # fmt: skip
-def test_atari_argument_errors_are_one_line_before_any_env(capsys, kwargs, says):
-    with pytest.raises(SystemExit) as exit_info:
-        run(**kwargs)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1 and says in err
-    assert not os.path.exists("runs")
+    assert "is for env 'Breakout-v5'" in one_line_error(capsys, env_id="Pong-v5", resume=saved)
 
 
 def test_atari_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, monkeypatch):
     scripted(monkeypatch, nan_reward=True)
-    with pytest.raises(SystemExit) as exit_info:
-        run(save_model=True)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err.strip()
+    err = one_line_error(capsys, save_model=True)
     assert "non-finite loss at update 1" in err and "(global step 0)" in err
     saved = torch.load(err.split("): ")[1], weights_only=False)
     assert saved["global_step"] == 0 and all(torch.isfinite(w).all() for w in saved["model"].values())

@@ -11,7 +11,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import DISCRETE_SCRIPTS, LSTM_SCRIPTS, ROOT, VECTOR_SCRIPTS, load, run
+from conftest import DISCRETE_SCRIPTS, LSTM_SCRIPTS, ROOT, VECTOR_SCRIPTS, FiveStepsOfOne, env_of, load, run
 
 
 def one_line_error(capsys, name: str, **kwargs) -> str:
@@ -113,39 +113,13 @@ def test_missing_dependency_is_one_line_before_training(capsys, name):
     assert not os.path.exists("runs")
 
 
-class NoRenderEnv(gym.Env):
-    """A third-party env in the POPGym manner: its constructor takes no render_mode, and it renders nothing."""
-
-    observation_space = gym.spaces.Box(-1.0, 1.0, (3,), np.float32)
-
-    def __init__(self, continuous=False):
-        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
-
-    def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        self.t = 0
-        return self.np_random.uniform(-1, 1, 3).astype(np.float32), {}
-
-    def step(self, action):
-        self.t += 1
-        return self.np_random.uniform(-1, 1, 3).astype(np.float32), 1.0, self.t >= 5, False, {}
-
-
-gym.register("NoRender-v0", entry_point=NoRenderEnv)
-gym.register("NoRenderContinuous-v0", entry_point=partial(NoRenderEnv, True))
-
-
-def env_of(name: str, kind: str) -> str:
-    return f"{kind}Continuous-v0" if name == "ppo_lstm_continuous" else f"{kind}-v0"
-
-
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_env_without_render_mode_trains_and_evaluates(name):
-    summary = run(name, env_id=env_of(name, "NoRender"), eval_episodes=2)
+    summary = run(name, env_id=env_of(name, "FiveStepsOfOne"), eval_episodes=2)
     assert summary["global_step"] == 128 and summary["eval_mean_return"] == 5.0
 
 
-class SilentEnv(NoRenderEnv):
+class SilentEnv(FiveStepsOfOne):
     """Takes a render_mode, as gymnasium's own envs do, but lists no render modes (as CueRecall-v0)."""
 
     def __init__(self, continuous=False, render_mode=None):
@@ -157,7 +131,7 @@ gym.register("SilentContinuous-v0", entry_point=partial(SilentEnv, True))
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-@pytest.mark.parametrize("kind", ["NoRender", "Silent"])
+@pytest.mark.parametrize("kind", ["FiveStepsOfOne", "Silent"])
 def test_capture_video_on_an_env_that_cannot_render_fails_before_training(capsys, name, kind):
     env_id = env_of(name, kind)
     err = one_line_error(capsys, name, env_id=env_id, capture_video=True, eval_episodes=1)

@@ -2,13 +2,12 @@
 
 import json
 import os
-from functools import partial
 
 import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import LSTM_SCRIPTS, VECTOR_SCRIPTS, load, run, run_dirs, scalars
+from conftest import LSTM_SCRIPTS, VECTOR_SCRIPTS, env_of, load, run, run_dirs, scalars
 
 gym.register("ShortCartPole-v1", entry_point="gymnasium.envs.classic_control:CartPoleEnv", max_episode_steps=6)
 gym.register("ShortPendulum-v1", entry_point="gymnasium.envs.classic_control:PendulumEnv", max_episode_steps=6)
@@ -141,28 +140,6 @@ def test_truncation_is_bootstrapped_with_the_episodes_own_state(name, monkeypatc
         assert used == pytest.approx(replayed, abs=1e-5)
 
 
-class ConstantRewardEnv(gym.Env):
-    """Reward 1 at every step, episodes of exactly 5 steps: the discounted return follows a known cycle."""
-
-    observation_space = gym.spaces.Box(-1.0, 1.0, (3,), np.float32)
-
-    def __init__(self, continuous=False, render_mode=None):
-        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
-
-    def reset(self, *, seed=None, options=None):
-        super().reset(seed=seed)
-        self.t = 0
-        return self.np_random.uniform(-1, 1, 3).astype(np.float32), {}
-
-    def step(self, action):
-        self.t += 1
-        return self.np_random.uniform(-1, 1, 3).astype(np.float32), 1.0, self.t == 5, False, {}
-
-
-gym.register("ConstantReward-v0", entry_point=ConstantRewardEnv)
-gym.register("ConstantRewardContinuous-v0", entry_point=partial(ConstantRewardEnv, True))
-
-
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_reward_scaling_restarts_the_discounted_return_with_each_episode(name, monkeypatch):
     module = load(name)
@@ -176,8 +153,7 @@ def test_reward_scaling_restarts_the_discounted_return_with_each_episode(name, m
 
     monkeypatch.setattr(module.RunningMeanStd, "update", spy)
     gamma = 0.9
-    env_id = "ConstantRewardContinuous-v0" if name == "ppo_lstm_continuous" else "ConstantReward-v0"
-    run(name, env_id=env_id, gamma=gamma)
+    run(name, env_id=env_of(name, "FiveStepsOfOne"), gamma=gamma)
     expected = [sum(gamma**j for j in range(t % 5 + 1)) for t in range(len(fed))]  # 1, 1 + g, ..., then 1 again
     np.testing.assert_allclose(np.stack(fed), np.tile(np.array(expected)[:, None], (1, 4)), rtol=1e-12)
 
