@@ -61,12 +61,13 @@ def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
 
 
 def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
-    """Row `ppo_lstm_continuous | MountainCarContinuousNoVel-v0 | 10 | 39,936` (learning_tests): evaluation >= 90 on
-    10/10 seeds. With independent noise (--noise-corr 0) the policy learns to stand still and scores 0."""
+    """Row `ppo_lstm_continuous__noise_corr_0.95__init_logstd_0__gamma_0.99 | MountainCarContinuousNoVel-v0 | 10 |
+    99,328` (learning_tests): evaluation 92.8 at worst over 10 seeds (at 40k steps only 7/10 had found the flag).
+    With independent noise (--noise-corr 0) the policy learns to stand still and scores 0."""
     summary = train(
         "ppo_lstm_continuous",
         env_id="MountainCarContinuousNoVel-v0",
-        total_timesteps=40_000,
+        total_timesteps=100_000,
         noise_corr=0.95,
         init_logstd=0.0,
         gamma=0.99,
