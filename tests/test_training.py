@@ -301,3 +301,81 @@ def test_capture_video_records_each_evaluation_episode(name):
 def test_track_writes_an_offline_wandb_run():
     run("ppo_lstm", track=True)  # WANDB_MODE=offline is set for every test
     assert any(d.startswith("offline-run-") for d in os.listdir("wandb"))
+
+
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_rollout_carries_the_state_from_step_to_step_and_across_rollouts(name, monkeypatch):
+    """The state each rollout step starts from is exactly the state the step before returned, across the boundary
+    between rollouts too (resetting happens inside the Agent, where an episode starts, and nowhere else)."""
+    module = load(name)
+    handed_over = []  # (state given to a rollout step, state it returned)
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, **kwargs):
+        result = original(self, obs, state, episode_starts, action, **kwargs)
+        if action is None and not kwargs.get("deterministic"):
+            handed_over.append((tuple(s.clone() for s in state), tuple(s.clone() for s in result[4])))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(name, env_id=VARIED_ENV[name], total_timesteps=192)  # 3 rollouts of 16 steps
+    assert len(handed_over) == 48
+    for (_, returned), (given, _) in zip(handed_over, handed_over[1:], strict=False):
+        for r, g in zip(returned, given, strict=True):
+            torch.testing.assert_close(g, r, rtol=0, atol=0)
+    assert all(s.abs().max() > 0 for s in handed_over[16][0])  # the second rollout opens on a carried, non-zero state
+
+
+class CountingEnv(gym.Env):
+    """Observes how many steps its episode has run ([t, 0, 0]); never terminates (a time limit cuts it)."""
+
+    observation_space = gym.spaces.Box(0.0, 1e3, (3,), np.float32)
+
+    def __init__(self, continuous=False):
+        self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return np.zeros(3, np.float32), {}
+
+    def step(self, action):
+        self.t += 1
+        return np.array([self.t, 0, 0], np.float32), 1.0, False, False, {}
+
+
+gym.register("Counting-v0", entry_point=CountingEnv, max_episode_steps=6)
+gym.register("CountingContinuous-v0", entry_point=CountingEnv, kwargs={"continuous": True}, max_episode_steps=6)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_time_limit_bootstrap_values_the_final_observation_not_the_next_episodes_first(name, monkeypatch):
+    module = load(name)
+    valued = []  # the observations get_value is asked about inside the rollouts
+    original = module.Agent.get_value
+
+    def spy(self, obs, *args):
+        valued.append(obs.clone())
+        return original(self, obs, *args)
+
+    monkeypatch.setattr(module.Agent, "get_value", spy)
+    run(name, env_id=env_of(name, "Counting"), norm_obs=False)
+    cuts = [obs for obs in valued if (obs[:, 0] != 0).any() and (obs[:, 0] == 6).all()]
+    assert len(cuts) == 5  # every env cut at once at steps 6, 12, ..., 30 of its 32: each final obs says 6
+    assert len(valued) == len(cuts) + 2  # and the value after each rollout
+
+
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_evaluation_starts_every_episode_from_a_zero_state(name, monkeypatch):
+    module = load(name)
+    first_states = []  # the state given on the first step of each evaluation episode
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, deterministic=False, **kwargs):
+        if deterministic and episode_starts.all():
+            first_states.append(tuple(s.clone() for s in state))
+        return original(self, obs, state, episode_starts, action, deterministic, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(name, env_id=SHORT_ENV[name], eval_episodes=3, reset_state_on_done=False)
+    assert len(first_states) == 3 and all(not s.any() for state in first_states for s in state)
