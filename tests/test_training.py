@@ -379,3 +379,42 @@ def test_evaluation_starts_every_episode_from_a_zero_state(name, monkeypatch):
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
     run(name, env_id=SHORT_ENV[name], eval_episodes=3, reset_state_on_done=False)
     assert len(first_states) == 3 and all(not s.any() for state in first_states for s in state)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_rollout_end_is_bootstrapped_from_the_next_step_value(name, monkeypatch):
+    """With a learning rate too small to move a weight, the value that bootstraps the end of one rollout is the value
+    the next rollout computes for its first step: same observation, same carried state."""
+    module = load(name)
+    seen = []  # (values, next_value) of every update
+    original = module.compute_gae
+
+    def spy(rewards, values, terminations, truncations, final_values, next_value, *rest):
+        seen.append((values.clone(), next_value.clone()))
+        return original(rewards, values, terminations, truncations, final_values, next_value, *rest)
+
+    monkeypatch.setattr(module, "compute_gae", spy)
+    run(name, env_id=VARIED_ENV[name], learning_rate=1e-30, total_timesteps=192)
+    assert len(seen) == 3
+    for (_, next_value), (values, _) in zip(seen, seen[1:], strict=False):
+        assert next_value.abs().max() > 0
+        torch.testing.assert_close(next_value, values[0], rtol=0, atol=1e-6)
+
+
+@pytest.mark.parametrize("name", ["ppo_mlp_cartpole", "ppo_lstm"])
+def test_deterministic_action_is_the_most_probable_one(name):
+    """What evaluation takes: the argmax of the policy, never a sample (the continuous script's mean is tested in
+    test_continuous.py)."""
+    module = load(name)
+    torch.manual_seed(0)
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make("CueRecall-v0")] * 64)
+    agent = module.Agent(envs, module.Args())
+    with torch.no_grad():
+        for layer in agent.modules():  # sharpen the policy so that a sample would often differ from the argmax
+            if isinstance(layer, torch.nn.Linear):
+                layer.weight.normal_()
+        obs = torch.randn(64, 3) * 5
+        recurrent = (agent.get_initial_state(64), torch.ones(64)) if name == "ppo_lstm" else ()
+        chosen = agent.get_action_and_value(obs, *recurrent, deterministic=True)[0]
+        logprobs = torch.stack([agent.get_action_and_value(obs, *recurrent, torch.full((64,), a))[1] for a in (0, 1)])
+    assert (chosen == logprobs.argmax(0)).all() and 5 < chosen.sum() < 59  # both actions are chosen somewhere
