@@ -1,8 +1,10 @@
-"""Sample efficiency on CartPoleNoVel-v1, ppo_lstm.py beside the reference peer, sb3-contrib's RecurrentPPO with the
-settings of rl-baselines3-zoo's published agent for that env, in the same run, on the same seeds: the first step at
-which the mean of the last 20 training episodes reaches 475, seed by seed, on this machine.
+"""Sample efficiency beside the reference peer, in the same run, on the same seeds: the first step at which the mean
+of the last 20 training episodes reaches 475, seed by seed, on this machine. `--task lstm` (the default):
+ppo_lstm.py and sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published agent, on
+CartPoleNoVel-v1; `--task mlp`: ppo_mlp_cartpole.py and SB3's PPO with the zoo's recipe, on CartPole-v1.
 
-python benchmark/peer_reach.py    # writes benchmark/results/peer_reach.json (up to 8 min per seed on one core)
+python benchmark/peer_reach.py                 # writes benchmark/results/peer_reach.json (up to 8 min per seed)
+python benchmark/peer_reach.py --task mlp      # writes benchmark/results/peer_reach_mlp.json
 
 The zoo's `normalize: true` is VecNormalize with its defaults: observations AND rewards normalised during
 training, with the algorithm's gamma (the zoo passes it on). A run stops once it has reached the threshold,
@@ -23,6 +25,7 @@ from dataclasses import dataclass, field
 import torch
 import tyro
 from sb3_contrib import RecurrentPPO
+from stable_baselines3 import PPO
 from stable_baselines3.common.callbacks import BaseCallback
 from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import VecNormalize
@@ -54,14 +57,30 @@ class Args:
     """one run per seed"""
     stop_at: int = 100_000
     """a run that has not reached the threshold by this many steps is stopped and counted as not reached"""
+    task: str = "lstm"
+    """`lstm`: ppo_lstm.py beside RecurrentPPO on CartPoleNoVel-v1; `mlp`: ppo_mlp_cartpole.py beside PPO on CartPole-v1"""
+    ours_flags: str = ""
+    """flags added to our script's command line (recorded in the results)"""
     settings: str = "zoo"
     """`zoo`: the settings of rl-baselines3-zoo's published CartPoleNoVel-v1 agent (results/peer_reach.json);
     `matched`: the same with ppo_lstm.py's activation and constant schedules
     (results/peer_reach_matched.json)"""
 
 
-def out_path(settings: str) -> str:
-    return os.path.join(HERE, "results", "peer_reach.json" if settings == "zoo" else f"peer_reach_{settings}.json")
+# per task: the env, our script, the peer's name in the results, and the peer's VecNormalize (None: not wrapped)
+TASKS = {
+    "lstm": dict(env_id="CartPoleNoVel-v1", script="ppo_lstm.py", peer="sb3-contrib", vec_normalize=VEC_NORMALIZE),
+    "mlp": dict(env_id="CartPole-v1", script="ppo_mlp_cartpole.py", peer="sb3", vec_normalize=None),
+}
+
+
+def out_path(args: Args) -> str:
+    name = (
+        "peer_reach"
+        + ("" if args.task == "lstm" else f"_{args.task}")
+        + ("" if args.settings == "zoo" else f"_{args.settings}")
+    )
+    return os.path.join(HERE, "results", f"{name}.json")
 
 
 class StopAtThreshold(BaseCallback):
@@ -79,7 +98,12 @@ class StopAtThreshold(BaseCallback):
         return self.reached is None and self.num_timesteps < self.stop_at
 
 
-def run(seed: int, stop_at: int, settings: str) -> dict:
+def run(seed: int, stop_at: int, settings: str, task: str = "lstm") -> dict:
+    if task == "mlp":  # the zoo's PPO recipe for CartPole-v1: no normalisation, SB3's default MlpPolicy
+        model = PPO("MlpPolicy", make_vec_env("CartPole-v1", n_envs=8, seed=seed), n_steps=32, batch_size=256, n_epochs=20,
+                    gamma=0.98, gae_lambda=0.8, ent_coef=0.0, learning_rate=lambda progress: 1e-3 * progress,
+                    clip_range=lambda progress: 0.2 * progress, seed=seed, device="cpu")  # fmt: skip
+        return learn(model, stop_at)
     # what both settings share, from the zoo's published agent (its model card): VecNormalize as above, no
     # orthogonal init, an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
     chosen = SETTINGS[settings]
@@ -90,20 +114,24 @@ def run(seed: int, stop_at: int, settings: str) -> dict:
         policy_kwargs=dict(ortho_init=False, activation_fn=chosen["activation_fn"], lstm_hidden_size=64,
                            enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])),
     )  # fmt: skip
+    return learn(model, stop_at)
+
+
+def learn(model, stop_at: int) -> dict:
     callback, start = StopAtThreshold(stop_at), time.time()
     model.learn(100_000, callback=callback)
     last20 = statistics.mean(value for _, value in callback.curve[-20:])
-    return {"seed": seed, "steps_to_threshold": callback.reached, "steps_run": model.num_timesteps,
+    return {"seed": model.seed, "steps_to_threshold": callback.reached, "steps_run": model.num_timesteps,
             "episodes": len(callback.curve), "last20_mean_at_stop": round(last20, 1),
             "seconds": round(time.time() - start, 1)}  # fmt: skip
 
 
-def run_ours(seed: int) -> dict:
-    """ppo_lstm.py with its defaults (100k steps), one process, one torch thread, as the peer runs."""
+def run_ours(seed: int, task: str = "lstm", flags: str = "") -> dict:
+    """Our script with its defaults (100k steps) and any --ours-flags, one process, one torch thread, as the peer runs."""
     start = time.time()
     with tempfile.TemporaryDirectory() as cwd:
-        argv = [sys.executable, os.path.join(os.path.dirname(HERE), "ppo_lstm.py"), "--env-id", "CartPoleNoVel-v1",
-                "--seed", str(seed)]  # fmt: skip
+        argv = [sys.executable, os.path.join(os.path.dirname(HERE), TASKS[task]["script"]), "--env-id",
+                TASKS[task]["env_id"], "--seed", str(seed), *flags.split()]  # fmt: skip
         subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
         (run_dir,) = [os.path.join(cwd, "runs", d) for d in os.listdir(os.path.join(cwd, "runs"))]
         curve = [(step, value) for step, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
@@ -117,24 +145,30 @@ def run_ours(seed: int) -> dict:
 def main(args: Args) -> None:
     torch.set_num_threads(1)
     done = {}  # seeds measured before with the same cap and normalisation are not run again (an interrupted run resumes)
-    if os.path.exists(out_path(args.settings)):
-        with open(out_path(args.settings)) as f:
+    task = TASKS[args.task]
+    if os.path.exists(out_path(args)):
+        with open(out_path(args)) as f:
             before = json.load(f)
-        if before["stop_at"] == args.stop_at and before.get("vec_normalize") == VEC_NORMALIZE:
-            rows = [{"script": "sb3-contrib", **row} for row in before["runs"]]  # rows from before scripts were named
+        same = (before["stop_at"], before.get("vec_normalize"), before.get("ours_flags", "")) == (
+            args.stop_at, task["vec_normalize"], args.ours_flags)  # fmt: skip
+        if same:
+            rows = [{"script": task["peer"], **row} for row in before["runs"]]  # rows from before scripts were named
             done = {(row["script"], row["seed"]): row for row in rows}
     for seed in args.seeds:
-        for script in ["sb3-contrib", "ppo_lstm.py"]:
+        for script in [task["peer"], task["script"]]:
             if (script, seed) not in done:
-                measured = run(seed, args.stop_at, args.settings) if script == "sb3-contrib" else run_ours(seed)
+                if script == task["peer"]:
+                    measured = run(seed, args.stop_at, args.settings, args.task)
+                else:
+                    measured = run_ours(seed, args.task, args.ours_flags)
                 done[(script, seed)] = {"script": script, **measured}
                 write(sorted(done.values(), key=lambda row: (row["seed"], row["script"])), args)  # keeps what it measured
             print(done[(script, seed)], flush=True)
-    rows = [done[(script, seed)] for seed in args.seeds for script in ["sb3-contrib", "ppo_lstm.py"]]
+    rows = [done[(script, seed)] for seed in args.seeds for script in [task["peer"], task["script"]]]
     write(rows, args)
     print(
-        f"median steps to last-20 mean >= {THRESHOLD:.0f}: sb3-contrib {median_steps(rows[::2])}, "
-        f"ppo_lstm.py {median_steps(rows[1::2])}  -> {out_path(args.settings)}"
+        f"median steps to last-20 mean >= {THRESHOLD:.0f}: {task['peer']} {median_steps(rows[::2])}, "
+        f"{task['script']} {median_steps(rows[1::2])}  -> {out_path(args)}"
     )
 
 
@@ -145,21 +179,24 @@ def median_steps(rows: list[dict]) -> float | None:
 
 
 def write(rows: list[dict], args: Args) -> None:
-    peer = [row for row in rows if row["script"] == "sb3-contrib"]
-    ours = [row for row in rows if row["script"] == "ppo_lstm.py"]
+    task = TASKS[args.task]
+    peer = [row for row in rows if row["script"] == task["peer"]]
+    ours = [row for row in rows if row["script"] == task["script"]]
     result = {
         "command": "python benchmark/peer_reach.py " + " ".join(sys.argv[1:]),
         "machine": machine(),
-        "peer": "sb3-contrib RecurrentPPO",
+        "env_id": task["env_id"],
+        "peer": "sb3-contrib RecurrentPPO" if args.task == "lstm" else "SB3 PPO",
         "settings": args.settings,
-        "vec_normalize": VEC_NORMALIZE,
+        "vec_normalize": task["vec_normalize"],
+        "ours_flags": args.ours_flags,
         "threshold": THRESHOLD,
         "stop_at": args.stop_at,
         "median_steps_to_threshold": median_steps(peer) if peer else None,
         "ours_median_steps_to_threshold": median_steps(ours) if ours else None,
         "runs": rows,
     }
-    with open(out_path(args.settings), "w") as f:
+    with open(out_path(args), "w") as f:
         json.dump(result, f, indent=1)
 
 

@@ -39,12 +39,13 @@ def speed_tables(name: str = "speed.json") -> str:
     return "\n".join(lines)
 
 
-def peer_table() -> str:
-    """Steps until the last-20 training mean first reaches the threshold on CartPoleNoVel-v1, seed by seed:
-    ppo_lstm.py and sb3-contrib with the zoo's settings, as benchmark/peer_reach.py ran them side by side."""
-    with open(os.path.join(RESULTS, "peer_reach.json")) as f:
+def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_key: str = "sb3-contrib",
+               peer_label: str = "sb3-contrib RecurrentPPO") -> str:  # fmt: skip
+    """Steps until the last-20 training mean first reaches the threshold, seed by seed: our script and the peer with
+    the zoo's settings, as benchmark/peer_reach.py ran them side by side (results file `name`)."""
+    with open(os.path.join(RESULTS, name)) as f:
         peer = json.load(f)
-    columns = {"ppo_lstm.py": {}, "sb3-contrib": {}}
+    columns = {ours: {}, peer_key: {}}
     for row in peer["runs"]:
         columns[row["script"]][row["seed"]] = (row["steps_to_threshold"], row["steps_run"])
 
@@ -57,12 +58,13 @@ def peer_table() -> str:
         return ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(results)} reached)"
 
     m = peer["machine"]
+    flags = peer.get("ours_flags") or "defaults"
     lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
              f"Command: `{peer['command'].strip()}`.", "",
-             "| seed | ppo_lstm.py (defaults) | sb3-contrib RecurrentPPO (zoo's settings) |", "|---|---|---|"]  # fmt: skip
+             f"| seed | {ours} ({flags}) | {peer_label} (zoo's settings) |", "|---|---|---|"]  # fmt: skip
     for seed in sorted(set().union(*columns.values())):
-        lines.append(f"| {seed} | {cell(columns['ppo_lstm.py'].get(seed))} | {cell(columns['sb3-contrib'].get(seed))} |")
-    lines.append(f"| median | {median(columns['ppo_lstm.py'])} | {median(columns['sb3-contrib'])} |")
+        lines.append(f"| {seed} | {cell(columns[ours].get(seed))} | {cell(columns[peer_key].get(seed))} |")
+    lines.append(f"| median | {median(columns[ours])} | {median(columns[peer_key])} |")
     return "\n".join(lines)
 
 
@@ -93,6 +95,17 @@ def main() -> None:
                   "and critic, 8 envs x 32 steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range "
                   "annealed from 1e-3 and 0.2), in one run of `benchmark/peer_reach.py`; a run stops at 475 or 100k "
                   "steps:", "", peer_table(), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "mlp_cartpole", "runs.csv")):
+        parts += ["### The MLP baseline on CartPole-v1 (`benchmark/mlp_cartpole.sh`)", "",
+                  "ppo_mlp_cartpole.py with its defaults, and with what rl-baselines3-zoo's PPO recipe for CartPole-v1 "
+                  "leaves to SB3's defaults (no normalisation, no value clipping):", "",
+                  suite_table("mlp_cartpole"), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_mlp.json")):
+        parts += ["Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, "
+                  "ppo_mlp_cartpole.py beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 "
+                  "steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range annealed from 1e-3 and 0.2, "
+                  "no normalisation), in one run of `benchmark/peer_reach.py --task mlp`:", "",
+                  peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "learning_tests", "runs.csv")):
         parts += ["### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
                   "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 evaluated over 50 episodes; "

@@ -37,7 +37,7 @@ def test_commands_cover_every_combination_with_flags():
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("suite", ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "atari.sh"])
+@pytest.mark.parametrize("suite", ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "mlp_cartpole.sh", "atari.sh"])
 def test_suite_scripts_parse(suite, tmp_path):
     """Every run.py call in a suite script is accepted by the runner (a stub `python` makes each a dry run)."""
     stub = tmp_path / "bin" / "python"
@@ -161,6 +161,26 @@ def test_peer_runs_with_the_zoos_published_settings(monkeypatch):
     kwargs = model.policy_kwargs
     assert kwargs["activation_fn"] is torch.nn.ReLU and not kwargs["ortho_init"] and kwargs["lstm_hidden_size"] == 64
     assert kwargs["enable_critic_lstm"] and kwargs["net_arch"] == {"pi": [64], "vf": [64]}
+
+
+def test_mlp_peer_runs_with_the_zoos_cartpole_recipe(monkeypatch):
+    """`--task mlp`: SB3's PPO with the zoo's CartPole-v1 entry, which normalises nothing (no VecNormalize)."""
+    import peer_reach
+
+    seen = {}
+
+    def learn(self, total_timesteps, callback=None):
+        seen.update(model=self)
+        callback.curve = [(256, 10.0)]
+        return self
+
+    monkeypatch.setattr(peer_reach.PPO, "learn", learn)
+    assert peer_reach.run(seed=3, stop_at=100_000, settings="zoo", task="mlp")["seed"] == 3
+    model = seen["model"]
+    assert type(model) is peer_reach.PPO and model.get_env().__class__.__name__ == "DummyVecEnv"
+    assert (model.get_env().num_envs, model.n_steps, model.batch_size, model.n_epochs) == (8, 32, 256, 20)
+    assert (model.gamma, model.gae_lambda, model.ent_coef) == (0.98, 0.8, 0.0)
+    assert model.learning_rate(0.5) == 5e-4 and model.clip_range(0.5) == 0.1 and model.clip_range_vf is None
 
 
 def test_curve_band_is_the_mean_over_seeds_with_a_bootstrap_interval():
