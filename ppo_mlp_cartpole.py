@@ -76,8 +76,8 @@ class Args:
     """the surrogate clipping coefficient"""
     anneal_clip: bool = True
     """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
-    clip_vloss: bool = True
-    """toggles whether or not to use a clipped loss for the value function"""
+    clip_vloss: bool = False
+    """toggles whether or not to use a clipped loss for the value function (off, as SB3 and the zoo's CartPole recipe)"""
     ent_coef: float = 0.0
     """coefficient of the entropy"""
     vf_coef: float = 0.5
@@ -86,10 +86,10 @@ class Args:
     """the maximum norm for the gradient clipping"""
     target_kl: float | None = None
     """the target KL divergence threshold"""
-    norm_obs: bool = True
-    """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
-    norm_reward: bool = True
-    """scale rewards by the running standard deviation of the discounted return"""
+    norm_obs: bool = False
+    """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation); off, as the zoo"""
+    norm_reward: bool = False
+    """scale rewards by the running standard deviation of the discounted return; off, as the zoo's CartPole recipe"""
 
     # Observations
     frame_stack: int = 1

@@ -153,7 +153,7 @@ def test_reward_scaling_restarts_the_discounted_return_with_each_episode(name, m
 
     monkeypatch.setattr(module.RunningMeanStd, "update", spy)
     gamma = 0.9
-    run(name, env_id=env_of(name, "FiveStepsOfOne"), gamma=gamma)
+    run(name, env_id=env_of(name, "FiveStepsOfOne"), gamma=gamma, norm_reward=True)
     expected = [sum(gamma**j for j in range(t % 5 + 1)) for t in range(len(fed))]  # 1, 1 + g, ..., then 1 again
     np.testing.assert_allclose(np.stack(fed), np.tile(np.array(expected)[:, None], (1, 4)), rtol=1e-12)
 
@@ -222,9 +222,9 @@ def test_save_then_evaluate_and_resume(name):
 def test_resume_continues_optimizer_statistics_and_schedule(name):
     """Two updates, saved, then two more on resume: the learning rate follows the uninterrupted run's schedule, Adam
     keeps counting its steps, and the observation statistics keep their count."""
-    full = torch.load(run(name, save_model=True, total_timesteps=256)["checkpoint"], weights_only=False)
+    full = torch.load(run(name, save_model=True, total_timesteps=256, norm_obs=True)["checkpoint"], weights_only=False)
     full_lr = scalars(run_dirs()[-1], "charts/learning_rate")
-    half = run(name, save_model=True, total_timesteps=128)["checkpoint"]
+    half = run(name, save_model=True, total_timesteps=128, norm_obs=True)["checkpoint"]
     resumed = torch.load(run(name, resume=half, save_model=True, total_timesteps=256)["checkpoint"], weights_only=False)
     assert scalars(run_dirs()[-1], "charts/learning_rate") == full_lr[2:]
     assert resumed["global_step"] == 256 and resumed["iteration"] == 4
@@ -251,14 +251,14 @@ def test_resume_with_another_batch_continues_by_global_step(name, num_envs, tota
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_checkpoint_decides_the_normalisation_not_the_command_line(name, monkeypatch):
-    """Trained without normalisation, a checkpoint is evaluated and resumed without it, whatever the defaults say."""
+    """Trained without normalisation, a checkpoint is evaluated and resumed without it, whatever the command line says."""
     module = load(name)
     saved = run(name, save_model=True, norm_obs=False, norm_reward=False)["checkpoint"]
     calls = []
     monkeypatch.setattr(module.RunningMeanStd, "normalize", lambda self, x: calls.append("normalize") or x)
     monkeypatch.setattr(module.RunningMeanStd, "update", lambda self, x: calls.append("update"))
-    run(name, eval_checkpoint=saved, eval_episodes=2)
-    run(name, resume=saved, total_timesteps=192)
+    run(name, eval_checkpoint=saved, eval_episodes=2, norm_obs=True, norm_reward=True)
+    run(name, resume=saved, total_timesteps=192, norm_obs=True, norm_reward=True)
     assert calls == []
 
 
