@@ -96,15 +96,17 @@ def main() -> None:
                   "annealed from 1e-3 and 0.2), in one run of `benchmark/peer_reach.py`; a run stops at 475 or 100k "
                   "steps:", "", peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "mlp_cartpole", "runs.csv")):
-        parts += ["### The MLP baseline on CartPole-v1 (`benchmark/mlp_cartpole.sh`)", "",
-                  "ppo_mlp_cartpole.py with its defaults, and with what rl-baselines3-zoo's PPO recipe for CartPole-v1 "
-                  "leaves to SB3's defaults (no normalisation, no value clipping):", "",
+        parts += ["### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
+                  "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "
+                  "no normalisation, no value clipping) and with `--norm-obs --norm-reward --clip-vloss`, on CartPole-v1 "
+                  "and on CartPoleNoVel-v1 (memoryless, and with the last 4 observations stacked):", "",
                   suite_table("mlp_cartpole"), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach_mlp.json")):
         parts += ["Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, "
                   "ppo_mlp_cartpole.py beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 "
                   "steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range annealed from 1e-3 and 0.2, "
-                  "no normalisation), in one run of `benchmark/peer_reach.py --task mlp`:", "",
+                  "no normalisation), in one run of `benchmark/peer_reach.py --task mlp`; our flags there are what "
+                  "the defaults now are:", "",
                   peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "learning_tests", "runs.csv")):
         parts += ["### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
