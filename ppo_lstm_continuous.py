@@ -48,6 +48,8 @@ class Args:
     """path of a checkpoint to evaluate only (no training)"""
     eval_episodes: int = 10
     """episodes of the final evaluation (0 skips it)"""
+    eval_sample: bool = False
+    """evaluate the policy as sampled (with the exploration noise of --noise-corr) instead of its mean action"""
 
     # Algorithm specific arguments
     env_id: str = "PendulumNoVel-v1"
@@ -321,8 +323,8 @@ def compute_gae(rewards, values, terminations, truncations, final_values, next_v
 
 
 def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
-    """Full episodes on a fresh env, deterministic actions, the state carried within and reset between episodes;
-    observations are normalised with the training statistics, frozen."""
+    """Full episodes on a fresh env, the mean action (or, with --eval-sample, a sample drawn as in training), the
+    state carried within and reset between episodes; observations are normalised with the training statistics, frozen."""
     env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
@@ -331,12 +333,15 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
         obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
         state = agent.get_initial_state(1)  # zeros: every episode starts afresh
         episode_start = torch.ones(1, device=device)
+        noise = torch.zeros((1,) + env.action_space.shape, device=device)
         episode_return, ended = 0.0, False
         while not ended:
+            if args.eval_sample:  # the exploration noise of training, drawn afresh with each episode
+                noise = correlated_noise(noise, episode_start, args.noise_corr)
             with torch.no_grad():
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
                 action, _, _, _, state = agent.get_action_and_value(
-                    obs_t.view(1, -1), state, episode_start, deterministic=True
+                    obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, noise=noise
                 )
             action = np.clip(action[0].cpu().numpy(), env.action_space.low, env.action_space.high)
             obs, reward, terminated, truncated, _ = env.step(action)
@@ -680,6 +685,7 @@ def main(args: Args) -> dict:
         "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
         "eval_episodes": len(eval_returns),
         "checkpoint": checkpoint_path,
+        "eval_mode": "sample" if args.eval_sample else "mean",
     }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)

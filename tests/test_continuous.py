@@ -143,3 +143,32 @@ def test_rollout_samples_follow_the_correlated_noise_and_keep_their_gaussian_log
     starts = [(a[1][b[0].bool()], b[1][b[0].bool()]) for a, b in pairwise(steps) if b[0].any()]
     fresh = torch.cat([torch.stack(p, -1).view(-1, 2) for p in starts])
     assert abs(np.corrcoef(fresh.T.numpy())[0, 1]) < 0.5
+
+
+def test_eval_sample_evaluates_the_policy_as_sampled_and_says_so(monkeypatch):
+    """--eval-sample: evaluation acts with mean + std * noise, the noise following --noise-corr as in training (the
+    policy as trained); summary.json records the mode. Without it, the mean action, and eval_mode "mean"."""
+    module = load("ppo_lstm_continuous")
+    trained = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", init_logstd=1.5, save_model=True)
+    assert trained["eval_mode"] == "mean"
+    steps = []  # (std, noise, action, mean, deterministic) of every evaluation step
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, done, action=None, deterministic=False, **kwargs):
+        result = original(self, obs, state, done, action, deterministic, **kwargs)
+        if action is None:
+            mean = original(self, obs, state, done, deterministic=True)[0]
+            std = self.actor_logstd.exp().detach()
+            steps.append((std, kwargs["noise"].clone(), result[0], mean, deterministic))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    summary = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=trained["checkpoint"],
+                  eval_episodes=3, eval_sample=True, noise_corr=0.9)  # fmt: skip
+    assert summary["eval_mode"] == "sample" and summary["eval_episodes"] == 3
+    assert len(steps) == 30 and not any(step[4] for step in steps)
+    for std, noise, action, mean, _ in steps:
+        torch.testing.assert_close(action, mean + std * noise)
+    noises = torch.stack([step[1].flatten() for step in steps]).view(3, 10)  # 3 episodes of 10 steps
+    assert np.corrcoef(noises[:, :-1].flatten(), noises[:, 1:].flatten())[0, 1] > 0.5  # correlated within episodes
+    assert noises.std() > 0.3
