@@ -419,19 +419,19 @@ def make_run_dir(args: Args) -> tuple[str, str]:
 
 
 def training_state(agent, optimizer, args: Args, global_step: int, iteration: int) -> dict:
-    """Everything a checkpoint holds, copied to the CPU: taken after every completed update, so that Ctrl-C or a
-    non-finite value saves the last good weights with the global step they reached, never a half-done update.
-    Tensors are saved contiguous, whichever layout the device trains in."""
-
-    def plain(x):
-        return x.detach().to("cpu", copy=True).contiguous() if torch.is_tensor(x) else copy.deepcopy(x)
-
-    model = {k: plain(v) for k, v in agent.state_dict().items()}
-    opt = optimizer.state_dict()
-    opt = {"state": {i: {k: plain(v) for k, v in st.items()} for i, st in opt["state"].items()},
-           "param_groups": copy.deepcopy(opt["param_groups"])}  # fmt: skip
-    return {"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": model, "optimizer": opt,
-            "global_step": global_step, "iteration": iteration}  # fmt: skip
+    """Everything a checkpoint holds, copied: taken after every completed update, so that Ctrl-C or a non-finite
+    value saves the last good weights with the global step they reached, never a half-done update."""
+    return copy.deepcopy(
+        {
+            "script": SCRIPT,
+            "env_id": args.env_id,
+            "args": asdict(args),
+            "model": agent.state_dict(),
+            "optimizer": optimizer.state_dict(),
+            "global_step": global_step,
+            "iteration": iteration,
+        }
+    )
 
 
 def load_training_state(agent, optimizer, checkpoint: dict) -> None:

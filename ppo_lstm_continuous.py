@@ -148,13 +148,12 @@ def make_env(env_id: str, render_mode: str | None = None):
 
 def check_env(args: Args) -> None:
     """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line."""
-    module = args.env_id.rpartition(":")[0]  # `module:EnvId`: gym.make imports the module, so any id it takes works
+    module, _, name = args.env_id.rpartition(":")  # `module:EnvId`: gym.make imports the module, so any id it takes works
     try:
         env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
     except gym.error.DependencyNotInstalled as error:
         fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
     except (gym.error.UnregisteredEnv, gym.error.DeprecatedEnv):
-        name = args.env_id.rpartition(":")[2]
         close = difflib.get_close_matches(name, list(gym.registry), n=3)
         fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
     except ModuleNotFoundError as error:

@@ -152,8 +152,7 @@ def main(args: Args) -> None:
         same = (before["stop_at"], before.get("vec_normalize"), before.get("ours_flags", "")) == (
             args.stop_at, task["vec_normalize"], args.ours_flags)  # fmt: skip
         if same:
-            rows = [{"script": task["peer"], **row} for row in before["runs"]]  # rows from before scripts were named
-            done = {(row["script"], row["seed"]): row for row in rows}
+            done = {(row["script"], row["seed"]): row for row in before["runs"]}
     for seed in args.seeds:
         for script in [task["peer"], task["script"]]:
             if (script, seed) not in done:
