@@ -12,10 +12,12 @@ from dataclasses import asdict, dataclass
 import gymnasium as gym
 import numpy as np
 import torch
+import torch.distributed as dist
 import torch.nn as nn
 import torch.optim as optim
 import tyro
 from torch.distributions.categorical import Categorical
+from torch.nn.parallel import DistributedDataParallel
 from torch.utils.tensorboard import SummaryWriter
 
 SCRIPT = "ppo_gru_atari.py"
@@ -92,11 +94,14 @@ class Args:
     reset_state_on_life_loss: bool = False
     """also zero the GRU state at a life loss (off: only where a new game starts)"""
     amp: bool = False
-    """bfloat16 autocast for the update on CUDA"""
-    torch_threads: int = 1
-    """torch threads on CPU (1: more fight the env threads for the cores)"""
-    env_threads: int = 1
-    """envpool worker threads"""
+    """bfloat16 autocast for the CNN, in the rollout and the update alike (the GRU and the heads stay float32)"""
+    torch_threads: int | None = None
+    """torch threads on CPU for the update (default: the cores this rank may use); the rollout uses one"""
+    env_threads: int | None = None
+    """envpool worker threads (default: the cores this rank may use, at most one per env)"""
+    env_groups: int = 2
+    """envpool: the envs step in this many groups (at most one env each), one group's step overlapping the next
+    group's inference"""
 
     # Recurrence
     rnn_hidden_size: int = 128
@@ -152,39 +157,76 @@ def pick_backend(backend: str) -> str:
 
 class EnvpoolSameStep:
     """envpool resets a finished env on the NEXT step and ignores that step's action; resetting the finished
-    envs at once instead gives the gymnasium same-step contract, so no dummy transition exists."""
+    envs at once instead gives the gymnasium same-step contract, so no dummy transition exists. The envs are split
+    into `groups` pools: `send` starts one group's step on envpool's threads and returns at once, `recv` waits for
+    it, so the loop infers one group while another steps. Rows come back in any order, named by info["env_id"]."""
 
-    def __init__(self, env_id: str, num_envs: int, seed: int, max_episode_steps: int, threads: int):
+    def __init__(self, env_id: str, num_envs: int, seed: int, max_episode_steps: int, threads: int, groups: int = 1):
         import envpool
 
-        self.envs = envpool.make(env_id, env_type="gymnasium", num_envs=num_envs, seed=seed, stack_num=1,
-                                 episodic_life=False, reward_clip=False, use_fire_reset=False, noop_max=30,
-                                 repeat_action_probability=0.0, max_episode_steps=max_episode_steps,
-                                 num_threads=threads)  # fmt: skip
+        # group g holds envs groups[g], numbered from groups[g][0] in its pool; env i is seeded seed + i, as in one pool
+        self.groups = np.array_split(np.arange(num_envs), min(groups, num_envs))
+        self.pools = [
+            envpool.make(env_id, env_type="gymnasium", num_envs=len(ids), seed=seed + ids[0], stack_num=1,
+                         episodic_life=False, reward_clip=False, use_fire_reset=False, noop_max=30,
+                         repeat_action_probability=0.0, max_episode_steps=max_episode_steps,
+                         num_threads=min(threads, len(ids)))  # fmt: skip
+            for ids in self.groups
+        ]
+        self.group_of = np.concatenate([[g] * len(ids) for g, ids in enumerate(self.groups)])
         self.num_envs = num_envs
-        self.single_observation_space = self.envs.observation_space
-        self.single_action_space = self.envs.action_space
+        self.single_observation_space = self.pools[0].observation_space
+        self.single_action_space = self.pools[0].action_space
 
     def reset(self, seed: int | None = None):
-        obs, info = self.envs.reset()
-        return obs, {"lives": info["lives"]}
+        obs, lives = [], []
+        for pool in self.pools:
+            pool_obs, info = pool.reset()
+            order = np.argsort(info["env_id"])
+            obs.append(pool_obs[order])
+            lives.append(info["lives"][order])
+        return np.concatenate(obs), {"lives": np.concatenate(lives)}
 
-    def step(self, actions: np.ndarray):
-        obs, reward, terminated, truncated, info = self.envs.step(actions)
-        info = {"lives": info["lives"].copy()}
+    def send(self, actions: np.ndarray, env_ids: np.ndarray) -> None:
+        group = self.group_of[env_ids[0]]
+        self.pools[group].send(actions, env_ids - self.groups[group][0])
+
+    def recv(self, group: int):
+        obs, reward, terminated, truncated, info = self.pools[group].recv()
+        local_ids = info["env_id"]
+        info = {"lives": info["lives"].copy(), "env_id": local_ids + self.groups[group][0]}
         ended = np.flatnonzero(terminated | truncated)
         if len(ended):
             info["final_obs"] = obs.copy()
-            new_obs, new_info = self.envs.reset(ended)
-            obs[new_info["env_id"]], info["lives"][new_info["env_id"]] = new_obs, new_info["lives"]
+            new_obs, new_info = self.pools[group].reset(local_ids[ended])
+            row_of = np.empty(len(self.groups[group]), dtype=int)
+            row_of[local_ids] = np.arange(len(local_ids))
+            rows = row_of[new_info["env_id"]]
+            obs[rows], info["lives"][rows] = new_obs, new_info["lives"]
+        return obs, reward, terminated, truncated, info
+
+    def step(self, actions: np.ndarray):
+        """One step of every env, rows in env order (evaluation and the tests)."""
+        results = []
+        for ids in self.groups:
+            self.send(actions[ids], ids)
+        for group in range(len(self.groups)):
+            results.append(self.recv(group))
+        order = np.argsort(np.concatenate([r[4]["env_id"] for r in results]))
+        obs, reward, terminated, truncated = (np.concatenate([r[k] for r in results])[order] for k in range(4))
+        info = {"lives": np.concatenate([r[4]["lives"] for r in results])[order]}
+        if any("final_obs" in r[4] for r in results):
+            info["final_obs"] = np.concatenate([r[4].get("final_obs", r[0]) for r in results])[order]
         return obs, reward, terminated, truncated, info
 
     def close(self):
-        self.envs.close()
+        for pool in self.pools:
+            pool.close()
 
 
 class GymSameStep:
-    """ale-py behind gymnasium's SyncVectorEnv (same-step autoreset), with the preprocessing envpool does."""
+    """ale-py behind gymnasium's SyncVectorEnv (same-step autoreset), with the preprocessing envpool does. The envs
+    step in the main thread, so they form one group: `send` keeps the actions and `recv` steps."""
 
     def __init__(self, env_id: str, num_envs: int, seed: int, max_episode_steps: int, video_dir: str | None = None,
                  video_episodes: int = 0):  # fmt: skip
@@ -206,6 +248,7 @@ class GymSameStep:
 
         self.envs = gym.vector.SyncVectorEnv([thunk] * num_envs, autoreset_mode=gym.vector.AutoresetMode.SAME_STEP)
         self.num_envs, self.seed = num_envs, seed
+        self.groups = [np.arange(num_envs)]
         self.single_observation_space = self.envs.single_observation_space
         self.single_action_space = self.envs.single_action_space
 
@@ -213,9 +256,15 @@ class GymSameStep:
         obs, info = self.envs.reset(seed=self.seed if seed is None else seed)
         return obs, {"lives": info["lives"]}
 
+    def send(self, actions: np.ndarray, env_ids: np.ndarray) -> None:
+        self.actions = actions
+
+    def recv(self, group: int):
+        return self.step(self.actions)
+
     def step(self, actions: np.ndarray):
         obs, reward, terminated, truncated, info = self.envs.step(actions)
-        out = {"lives": info["lives"]}
+        out = {"lives": info["lives"], "env_id": np.arange(self.num_envs)}
         if "final_obs" in info:  # an object array with None where no episode ended: make it (N, 1, 84, 84)
             ended = info["_final_obs"]
             out["final_obs"] = obs.copy()
@@ -226,9 +275,10 @@ class GymSameStep:
         self.envs.close()
 
 
-def make_envs(args: Args, backend: str, num_envs: int, seed: int, video_dir: str | None = None):
+def make_envs(args: Args, backend: str, num_envs: int, seed: int, video_dir: str | None = None, groups: int = 1,
+              threads: int = 1):  # fmt: skip
     if backend == "envpool" and not video_dir:  # envpool renders no video: evaluation with video uses ale-py
-        return EnvpoolSameStep(args.env_id, num_envs, seed, args.max_episode_steps, args.env_threads)
+        return EnvpoolSameStep(args.env_id, num_envs, seed, args.max_episode_steps, threads, groups)
     return GymSameStep(args.env_id, num_envs, seed, args.max_episode_steps, video_dir, args.eval_episodes)
 
 
@@ -258,7 +308,7 @@ class Agent(nn.Module):
                 nn.init.orthogonal_(param, 1.0)
         self.actor = layer_init(nn.Linear(args.rnn_hidden_size, envs.single_action_space.n), std=0.01)
         self.critic = layer_init(nn.Linear(args.rnn_hidden_size, 1), std=1)
-        self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
+        self.reset_state_on_done, self.fast_rnn, self.amp = args.reset_state_on_done, args.fast_rnn, args.amp
 
     def get_initial_state(self, num_envs: int) -> torch.Tensor:
         return torch.zeros(1, num_envs, self.gru.hidden_size, device=self.gru.weight_hh_l0.device)
@@ -295,7 +345,10 @@ class Agent(nn.Module):
         # obs (T * N, 1, 84, 84) uint8 time-major -> GRU output (T * N, hidden); episode_starts marks each episode's
         # first step
         N = state.shape[1]
-        x = self.network(obs.float() / 255.0).view(-1, N, 512).to(state.dtype)
+        # --amp runs the CNN alone in bfloat16; the GRU and the heads get float32, so that no recurrence runs in fp16
+        with torch.autocast(obs.device.type, dtype=torch.bfloat16, enabled=self.amp):
+            x = self.network(obs.float() / 255.0)
+        x = x.view(-1, N, 512).float()
         episode_starts = episode_starts.view(-1, N)
         if not self.reset_state_on_done:
             out, state = self.gru(x, state)
@@ -315,6 +368,10 @@ class Agent(nn.Module):
         if action is None:
             action = logits.argmax(-1) if deterministic else probs.sample()
         return action, probs.log_prob(action), probs.entropy(), self.critic(hidden), state
+
+    def forward(self, obs, state, episode_starts, action):
+        # the update calls the Agent itself, so that DistributedDataParallel averages the gradients over the ranks
+        return self.get_action_and_value(obs, state, episode_starts, action)
 
 
 def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
@@ -364,8 +421,8 @@ def evaluate(agent: Agent, args: Args, backend: str, device: torch.device, run_n
 
 def check_args(args: Args) -> None:
     for name in ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "rnn_hidden_size",
-                 "max_episode_steps", "torch_threads", "env_threads"]:  # fmt: skip
-        if getattr(args, name) <= 0:
+                 "max_episode_steps", "torch_threads", "env_threads", "env_groups"]:  # fmt: skip
+        if getattr(args, name) is not None and getattr(args, name) <= 0:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     if not args.learning_rate > 0:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
@@ -445,7 +502,7 @@ def load_training_state(agent, optimizer, checkpoint: dict) -> None:
                 optimizer.state[param][key] = torch.empty_like(param).copy_(moment)
 
 
-def main(args: Args) -> dict:
+def main(args: Args) -> dict | None:
     check_args(args)
     backend = pick_backend(args.backend)
     check_env_id(args.env_id)
@@ -453,24 +510,34 @@ def main(args: Args) -> dict:
     checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
     if checkpoint is not None:
         take_args_from_checkpoint(args, checkpoint)
+    # torchrun starts one process per rank and sets these; plain `python ppo_gru_atari.py` is rank 0 of 1
+    rank, world_size = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
+    local_rank, local_world_size = int(os.environ.get("LOCAL_RANK", 0)), int(os.environ.get("LOCAL_WORLD_SIZE", 1))
     seq_len = args.seq_len or args.num_steps
-    batch_size = args.num_envs * args.num_steps
+    batch_size = args.num_envs * args.num_steps * world_size  # every rank's steps: global_step counts them all
     # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
-    run_name, run_dir = make_run_dir(args)
+    run_name, run_dir = make_run_dir(args) if rank == 0 else (None, None)
 
-    # Seeding
-    random.seed(args.seed)
-    np.random.seed(args.seed)
-    torch.manual_seed(args.seed)
+    # Seeding by the global rank (LOCAL_RANK repeats on every node): each rank samples and seeds its envs apart; the
+    # weights start equal everywhere, DistributedDataParallel copying rank 0's
+    random.seed(args.seed + rank)
+    np.random.seed(args.seed + rank)
+    torch.manual_seed(args.seed + rank)
     torch.backends.cudnn.deterministic = args.torch_deterministic
-    device = torch.device("cuda" if torch.cuda.is_available() and args.cuda else "cpu")
-    if device.type == "cpu":
-        torch.set_num_threads(args.torch_threads)
-    amp = args.amp and device.type == "cuda"
+    use_cuda = torch.cuda.is_available() and args.cuda
+    device = torch.device(f"cuda:{local_rank}" if use_cuda else "cpu")
+    if use_cuda:
+        torch.cuda.set_device(device)
+    if world_size > 1:
+        dist.init_process_group("nccl" if use_cuda else "gloo")
+    # the rollout's inference takes one thread and leaves the other cores to the env threads; the update takes them all
+    cores = max(1, len(os.sched_getaffinity(0)) // local_world_size)
+    update_threads = args.torch_threads or cores
 
     # Environments on CPU threads; the agent on the device
-    envs = make_envs(args, backend, args.num_envs, args.seed)
+    envs = make_envs(args, backend, args.num_envs, args.seed + rank * args.num_envs, groups=args.env_groups,
+                     threads=args.env_threads or cores)  # fmt: skip
     agent = Agent(envs, args).to(device)
     if device.type == "cpu":  # oneDNN's convolutions train faster in channels-last layout
         agent = agent.to(memory_format=torch.channels_last)
@@ -479,17 +546,21 @@ def main(args: Args) -> dict:
     if checkpoint is not None:
         load_training_state(agent, optimizer, checkpoint)
         global_step, iteration = checkpoint["global_step"], checkpoint["iteration"]
+    # the update calls `learner`: with several ranks it averages the gradients over them in backward()
+    learner = agent if world_size == 1 else DistributedDataParallel(agent, device_ids=[local_rank] if use_cuda else None)
     num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
     first_iteration, last_iteration = iteration + 1, iteration + num_updates
 
-    writer = SummaryWriter(run_dir)
-    if args.track:
+    # rank 0 alone logs, checkpoints and evaluates
+    writer = SummaryWriter(run_dir) if rank == 0 else None
+    if args.track and rank == 0:
         import wandb
 
         wandb.init(
             project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True, config=vars(args), name=run_name
         )
-    writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
+    if rank == 0:
+        writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
     def save(snapshot: dict) -> str:
         path = os.path.join(run_dir, f"{args.exp_name}.pt")
@@ -497,6 +568,8 @@ def main(args: Args) -> dict:
         return path
 
     def stop_non_finite(what: str) -> None:
+        if rank > 0:
+            raise SystemExit(2)  # rank 0 says it
         path = save(last_good) if args.save_model else None
         kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
         fail(f"non-finite {what} at update {iteration}" + kept)
@@ -519,10 +592,13 @@ def main(args: Args) -> dict:
     seq_states = torch.zeros((args.num_steps // seq_len,) + state.shape, device=device)
 
     last_good = training_state(agent, optimizer, args, global_step, iteration)
-    next_obs_np, info = envs.reset(seed=args.seed)
+    next_obs_np, info = envs.reset(seed=args.seed + rank * args.num_envs)
     next_obs = torch.as_tensor(next_obs_np, device=device)
     lives = info["lives"]
     next_episode_starts = torch.ones(args.num_envs, device=device)
+    # the env ids of each group in the order its last step came back; storage, state and bookkeeping are indexed by
+    # env id, so that each env keeps its own row whatever order the envs return in
+    group_ids = list(envs.groups)
     game_return = np.zeros(args.num_envs)
     game_length = np.zeros(args.num_envs, dtype=int)
     recent_returns = []
@@ -532,48 +608,65 @@ def main(args: Args) -> dict:
             # the schedule follows the global step, so that a resumed run continues it wherever it left off
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = (1.0 - global_step / schedule_steps) * args.learning_rate
+            if device.type == "cpu":
+                torch.set_num_threads(1)
 
             final_values.zero_()  # only the steps cut by a time limit get one below
-            for step in range(args.num_steps):
-                global_step += args.num_envs
-                if step % seq_len == 0:
+            # each group acts, then steps on envpool's threads while the next group is inferred; its step is recorded
+            # at the next pass, just before it acts again (pass num_steps only records)
+            for step in range(args.num_steps + 1):
+                if step < args.num_steps and step % seq_len == 0:
                     seq_states[step // seq_len] = state
-                obs[step] = next_obs
-                episode_starts[step] = next_episode_starts
-                with torch.no_grad():
-                    action, logprob, _, value, state = agent.get_action_and_value(next_obs, state, next_episode_starts)
-                values[step] = value.flatten()
-                actions[step] = action
-                logprobs[step] = logprob
+                for group in range(len(group_ids)):
+                    if step > 0:
+                        next_obs_np, reward, terminated, truncated, info = envs.recv(group)
+                        ids = info["env_id"]  # (n,) env ids of this group's rows
+                        group_ids[group] = ids
+                        rows = torch.as_tensor(ids, device=device)
+                        life_lost = (info["lives"] < lives[ids]) & ~terminated & ~truncated
+                        lives[ids] = info["lives"]
+                        rewards[step - 1, ids] = np.sign(reward)
+                        terminations[step - 1, ids] = terminated | (life_lost if args.episodic_life else False)
+                        truncations[step - 1, ids] = truncated
+                        cut = np.flatnonzero(truncated & ~terminated)
+                        if len(cut):  # bootstrap a time-limit cut from its final obs, seen with the game's own state
+                            final_obs = torch.as_tensor(info["final_obs"][cut], device=device)
+                            no_starts = torch.zeros(len(cut), device=device)
+                            with torch.no_grad():
+                                final_values[step - 1, ids[cut]] = agent.get_value(
+                                    final_obs, state[:, ids[cut]], no_starts
+                                ).flatten()
+                        next_obs[rows] = torch.as_tensor(next_obs_np, device=device)
+                        ended = terminated | truncated
+                        starts_np = ended | (life_lost & args.reset_state_on_life_loss)
+                        next_episode_starts[rows] = torch.as_tensor(starts_np, dtype=torch.float32, device=device)
 
-                next_obs_np, reward, terminated, truncated, info = envs.step(action.cpu().numpy())
-                life_lost = (info["lives"] < lives) & ~terminated & ~truncated
-                lives = info["lives"]
-                rewards[step] = np.sign(reward)
-                terminations[step] = terminated | (life_lost if args.episodic_life else False)
-                truncations[step] = truncated
-                truncated_envs = np.flatnonzero(truncated & ~terminated)
-                if len(truncated_envs):  # bootstrap a time-limit cut from its final obs, seen with the game's own state
-                    final_obs = torch.as_tensor(info["final_obs"][truncated_envs], device=device)
-                    no_starts = torch.zeros(len(truncated_envs), device=device)
-                    with torch.no_grad():
-                        final_values[step, truncated_envs] = agent.get_value(
-                            final_obs, state[:, truncated_envs], no_starts
-                        ).flatten()
-                next_obs = torch.as_tensor(next_obs_np, device=device)
-                ended = terminated | truncated
-                starts_np = ended | (life_lost & args.reset_state_on_life_loss)
-                next_episode_starts = torch.as_tensor(starts_np, dtype=torch.float32, device=device)
+                        game_return[ids] += reward
+                        game_length[ids] += 1
+                        for i in ids[ended]:
+                            recent_returns = (recent_returns + [game_return[i]])[-20:]
+                            if rank == 0:
+                                writer.add_scalar("charts/episodic_return", game_return[i], global_step)
+                                writer.add_scalar("charts/episodic_length", game_length[i], global_step)
+                            game_return[i] = 0.0
+                            game_length[i] = 0
+                    if step < args.num_steps:
+                        ids = group_ids[group]
+                        rows = torch.as_tensor(ids, device=device)
+                        global_step += len(ids) * world_size
+                        obs[step, rows] = next_obs[rows]
+                        episode_starts[step, rows] = next_episode_starts[rows]
+                        with torch.no_grad():
+                            action, logprob, _, value, state[:, rows] = agent.get_action_and_value(
+                                next_obs[rows], state[:, rows], next_episode_starts[rows]
+                            )
+                        values[step, rows] = value.flatten()
+                        actions[step, rows] = action
+                        logprobs[step, rows] = logprob
+                        envs.send(action.cpu().numpy(), ids)
 
-                game_return += reward
-                game_length += 1
-                for i in np.flatnonzero(ended):
-                    recent_returns = (recent_returns + [game_return[i]])[-20:]
-                    writer.add_scalar("charts/episodic_return", game_return[i], global_step)
-                    writer.add_scalar("charts/episodic_length", game_length[i], global_step)
-                    game_return[i] = 0.0
-                    game_length[i] = 0
-
+            if device.type == "cpu":
+                torch.set_num_threads(update_threads)
             with torch.no_grad():
                 next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
             advantages, returns = compute_gae(
@@ -600,26 +693,24 @@ def main(args: Args) -> dict:
             b_states = seq_states.transpose(0, 1).reshape(1, -1, state.shape[2])  # (K, 1, N, H) -> (1, K * N, H)
             num_seqs = b_obs.shape[1]
             seqs_per_minibatch = num_seqs // args.num_minibatches
+            # statistics stay on the device until the update ends: a read per minibatch would wait for the GPU
             clipfracs, first_ratio_error = [], None
+            loss_finite = torch.ones((), dtype=torch.bool, device=device)
             for _ in range(args.update_epochs):
                 order = torch.randperm(num_seqs, device=device)
                 for begin in range(0, num_seqs, seqs_per_minibatch):
                     mb = order[begin : begin + seqs_per_minibatch]
-                    with torch.autocast(device.type, dtype=torch.bfloat16, enabled=amp):
-                        _, newlogprob, entropy, newvalue, _ = agent.get_action_and_value(
-                            take(b_obs, mb), b_states[:, mb], take(b_episode_starts, mb), take(b_actions, mb)
-                        )
-                    newlogprob = newlogprob.float()
-                    entropy = entropy.float()
-                    newvalue = newvalue.float()
+                    _, newlogprob, entropy, newvalue, _ = learner(
+                        take(b_obs, mb), b_states[:, mb], take(b_episode_starts, mb), take(b_actions, mb)
+                    )
                     logratio = newlogprob - take(b_logprobs, mb)
                     ratio = logratio.exp()
                     with torch.no_grad():
                         old_approx_kl = (-logratio).mean()
                         approx_kl = ((ratio - 1) - logratio).mean()
-                        clipfracs += [((ratio - 1.0).abs() > args.clip_coef).float().mean().item()]
+                        clipfracs.append(((ratio - 1.0).abs() > args.clip_coef).float().mean())
                         if first_ratio_error is None:  # the replay must reproduce the rollout: ratio 1 here
-                            first_ratio_error = (ratio - 1.0).abs().max().item()
+                            first_ratio_error = (ratio - 1.0).abs().max()
 
                     mb_advantages = take(b_advantages, mb)
                     if args.norm_adv:
@@ -641,19 +732,31 @@ def main(args: Args) -> dict:
 
                     entropy_loss = entropy.mean()
                     loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
-                    if not torch.isfinite(loss):
-                        stop_non_finite("loss")
+                    loss_finite &= torch.isfinite(loss)
 
                     optimizer.zero_grad()
                     loss.backward()
                     nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
                     optimizer.step()
 
-                if args.target_kl is not None and approx_kl > args.target_kl:
-                    break
-            if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
+                if args.target_kl is not None:
+                    if world_size > 1:  # every rank must stop at the same epoch, or a gradient all-reduce waits forever
+                        dist.all_reduce(approx_kl)
+                        approx_kl /= world_size
+                    if approx_kl > args.target_kl:
+                        break
+            # once per update, on every rank alike: a non-finite loss (on any rank) or weight stops the run
+            weights_finite = torch.stack([p.isfinite().all() for p in agent.parameters()]).all()
+            non_finite = torch.stack([~loss_finite, ~weights_finite]).float()
+            if world_size > 1:
+                dist.all_reduce(non_finite, op=dist.ReduceOp.MAX)
+            if non_finite[0]:
+                stop_non_finite("loss")
+            if non_finite[1]:
                 stop_non_finite("weights")
             last_good = training_state(agent, optimizer, args, global_step, iteration)
+            if rank > 0:
+                continue
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
@@ -666,15 +769,17 @@ def main(args: Args) -> dict:
             writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
             writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
             writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
-            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
+            writer.add_scalar("losses/clipfrac", torch.stack(clipfracs).mean().item(), global_step)
             writer.add_scalar("losses/explained_variance", explained_var, global_step)
-            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
+            writer.add_scalar("losses/first_ratio_error", first_ratio_error.item(), global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except KeyboardInterrupt:
+        envs.close()
+        if rank > 0:
+            raise SystemExit(130) from None
         path = save(last_good) if args.save_model else None
         writer.close()
-        envs.close()
         if args.track:
             wandb.finish(exit_code=130)
         kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
@@ -682,6 +787,10 @@ def main(args: Args) -> dict:
         raise SystemExit(130) from None
     envs.close()
     train_time = time.time() - start_time
+    if world_size > 1:
+        dist.destroy_process_group()
+    if rank > 0:
+        return None
     checkpoint_path = save(last_good) if args.save_model else None
 
     eval_returns = evaluate(agent, args, backend, device, run_name) if args.eval_episodes > 0 else []
@@ -702,6 +811,7 @@ def main(args: Args) -> dict:
         "checkpoint": checkpoint_path,
         "backend": backend,
         "device": device.type,
+        "world_size": world_size,
     }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)

@@ -202,50 +202,72 @@ class ScriptedGames:
     """A stand-in for make_envs' vector env: every game lasts 8 steps and pays +5 at step 3 and -2 at step 6 (a score
     of 3, clipped to +1 and -1 for training); a life is lost at step 4; even envs end the game at step 8, odd envs are
     cut there by the time limit (with a final frame). Frames name their env and step: pixel (0, 0) is the env, (0, 1)
-    the step within the game."""
+    the step within the game. The envs form `groups` as EnvpoolSameStep's do; with `shuffle` every group's step comes
+    back with its rows in a new order, as an asynchronous env pool may return them."""
 
-    def __init__(self, num_envs: int, nan_reward: bool = False):
-        self.num_envs, self.nan_reward = num_envs, nan_reward
+    def __init__(self, num_envs: int, nan_reward: bool = False, groups: int = 1, shuffle: bool = False):
+        self.num_envs, self.nan_reward, self.shuffle = num_envs, nan_reward, shuffle
         self.single_observation_space = gym.spaces.Box(0, 255, (1, 84, 84), np.uint8)
         self.single_action_space = gym.spaces.Discrete(4)
+        self.groups = np.array_split(np.arange(num_envs), groups)
         self.t = np.zeros(num_envs, dtype=int)
+        self.sent = {}  # group -> the env ids its last actions were sent to
+        self.rng = np.random.default_rng(0)
 
-    def frames(self, steps: np.ndarray) -> np.ndarray:
-        obs = np.random.default_rng(int(steps.sum())).integers(0, 256, (self.num_envs, 1, 84, 84), dtype=np.uint8)
-        obs[:, 0, 0, 0] = np.arange(self.num_envs)
-        obs[:, 0, 0, 1] = steps
+    def frames(self, ids: np.ndarray) -> np.ndarray:
+        obs = np.stack([np.random.default_rng([i, self.t[i]]).integers(0, 256, (1, 84, 84), dtype=np.uint8) for i in ids])
+        obs[:, 0, 0, 0] = ids
+        obs[:, 0, 0, 1] = self.t[ids]
         return obs
 
-    def lives(self) -> np.ndarray:
-        return np.where(self.t >= 4, 2, 3)
+    def lives(self, ids: np.ndarray) -> np.ndarray:
+        return np.where(self.t[ids] >= 4, 2, 3)
 
     def reset(self, seed=None):
         self.t[:] = 0
-        return self.frames(self.t), {"lives": self.lives()}
+        ids = np.arange(self.num_envs)
+        return self.frames(ids), {"lives": self.lives(ids)}
 
-    def step(self, actions):
-        self.t += 1
-        reward = np.select([self.t == 3, self.t == 6], [5.0, -2.0], 0.0)
+    def advance(self, ids: np.ndarray):
+        self.t[ids] += 1
+        t = self.t[ids]
+        reward = np.select([t == 3, t == 6], [5.0, -2.0], 0.0)
         if self.nan_reward:
             reward[:] = np.nan
-        over = self.t == 8
-        terminated = over & (np.arange(self.num_envs) % 2 == 0)
+        over = t == 8
+        terminated = over & (ids % 2 == 0)
         truncated = over & ~terminated
-        info = {"lives": self.lives()}
+        info = {"lives": self.lives(ids), "env_id": ids}
         if over.any():
-            info["final_obs"] = self.frames(self.t)
-            self.t[over] = 0
-            info["lives"] = self.lives()
-        return self.frames(self.t), reward, terminated, truncated, info
+            info["final_obs"] = self.frames(ids)
+            self.t[ids[over]] = 0
+            info["lives"] = self.lives(ids)
+        return self.frames(ids), reward, terminated, truncated, info
+
+    def send(self, actions, env_ids):
+        group = next(g for g, ids in enumerate(self.groups) if env_ids[0] in ids)
+        assert sorted(env_ids) == list(self.groups[group]) and group not in self.sent, "one step of a whole group"
+        self.sent[group] = env_ids
+
+    def recv(self, group):
+        self.sent.pop(group)
+        ids = self.rng.permutation(self.groups[group]) if self.shuffle else self.groups[group]
+        return self.advance(ids)
+
+    def step(self, actions):
+        return self.advance(np.arange(self.num_envs))
 
     def close(self):
         pass
 
 
-def scripted(monkeypatch, nan_reward: bool = False):
+def scripted(monkeypatch, nan_reward: bool = False, shuffle: bool = False):
     module = atari()
-    monkeypatch.setattr(module, "make_envs", lambda args, backend, num_envs, seed, video_dir=None: ScriptedGames(
-        num_envs, nan_reward))  # fmt: skip
+
+    def make_envs(args, backend, num_envs, seed, video_dir=None, groups=1, threads=1):
+        return ScriptedGames(num_envs, nan_reward, groups, shuffle)
+
+    monkeypatch.setattr(module, "make_envs", make_envs)
     return module
 
 
@@ -277,12 +299,12 @@ def test_atari_life_loss_ends_the_episode_for_gae_and_for_the_state_only_as_aske
 ):
     module = scripted(monkeypatch)
     calls = capture_gae(module, monkeypatch)
-    starts = []  # the episode starts the rollout gives the Agent, step by step
+    starts = []  # the episode starts the rollout gives the Agent for env 0, step by step
     original = module.Agent.get_action_and_value
 
     def spy(self, obs, state, episode_starts, action=None, **kwargs):
-        if action is None:
-            starts.append(episode_starts.clone())
+        if action is None and (obs[:, 0, 0, 0] == 0).any():  # the group holding env 0
+            starts.append(episode_starts[obs[:, 0, 0, 0] == 0].clone())
         return original(self, obs, state, episode_starts, action, **kwargs)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
@@ -292,7 +314,7 @@ def test_atari_life_loss_ends_the_episode_for_gae_and_for_the_state_only_as_aske
     life_loss = [3, 11]
     ends = torch.nonzero(calls[0]["terminations"][:, 0] + calls[0]["truncations"][:, 0]).flatten().tolist()
     assert ends == sorted(game_over + (life_loss if episodic_life else []))
-    opened = torch.nonzero(torch.stack(starts)[:, 0]).flatten().tolist()
+    opened = torch.nonzero(torch.cat(starts)).flatten().tolist()
     assert opened == sorted([0, 8] + ([4, 12] if reset_on_life_loss else []))
 
 
@@ -301,28 +323,32 @@ def test_atari_time_limit_cut_is_bootstrapped_with_the_games_own_state(monkeypat
     game from a zero state; even envs terminate there and get none."""
     module = scripted(monkeypatch)
     calls = capture_gae(module, monkeypatch)
-    frames, checked = [], []
+    frames, checked = {}, []  # env -> the frames the rollout acted on; (value used, value replayed) per cut
     act, value = module.Agent.get_action_and_value, module.Agent.get_value
 
     def spy_act(self, obs, state, episode_starts, action=None, **kwargs):
         if action is None:
-            frames.append(obs.clone())
+            for frame in obs:
+                frames.setdefault(int(frame[0, 0, 0]), []).append(frame.clone())
         return act(self, obs, state, episode_starts, action, **kwargs)
 
     def spy_value(self, obs, state, episode_starts):
         result = value(self, obs, state, episode_starts)
-        if len(frames) == 8 and len(obs) == 2:  # the cut of env 1 in the first game
-            game = torch.cat([f[1:2] for f in frames] + [obs[:1]])  # env 1's frames, then its final frame
-            starts = torch.zeros(len(game))
-            starts[0] = 1.0
-            checked.append((result[0].item(), value(self, game, self.get_initial_state(1), starts)[-1].item()))
+        for row, frame in enumerate(obs):
+            env = int(frame[0, 0, 0])
+            if frame[0, 0, 1] == 8 and len(frames[env]) == 8:  # the final frame of env's first game, before the next
+                game = torch.stack(frames[env] + [frame])
+                starts = torch.zeros(len(game))
+                starts[0] = 1.0
+                checked.append((env, result[row].item(), value(self, game, self.get_initial_state(1), starts)[-1].item()))
         return result
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy_act)
     monkeypatch.setattr(module.Agent, "get_value", spy_value)
     run(num_envs=4, num_steps=16, total_timesteps=64, num_minibatches=1)
-    (used, replayed), *_ = checked
-    assert used == pytest.approx(replayed, abs=1e-5)
+    assert [env for env, _, _ in checked] == [1, 3]  # the odd envs, in each group
+    for _, used, replayed in checked:
+        assert used == pytest.approx(replayed, abs=1e-5)
     final_values = calls[0]["final_values"]
     assert (final_values[[7, 15]][:, [1, 3]] != 0).all()  # the cut envs
     assert (final_values[:, [0, 2]] == 0).all() and (final_values[[0, 1, 2, 3, 4, 5, 6, 8], :] == 0).all()
