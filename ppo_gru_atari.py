@@ -534,6 +534,8 @@ def main(args: Args) -> dict | None:
     # the rollout's inference takes one thread and leaves the other cores to the env threads; the update takes them all
     cores = max(1, len(os.sched_getaffinity(0)) // local_world_size)
     update_threads = args.torch_threads or cores
+    if device.type == "cpu":
+        torch.set_num_threads(update_threads)
 
     # Environments on CPU threads; the agent on the device
     envs = make_envs(args, backend, args.num_envs, args.seed + rank * args.num_envs, groups=args.env_groups,
@@ -596,9 +598,6 @@ def main(args: Args) -> dict | None:
     next_obs = torch.as_tensor(next_obs_np, device=device)
     lives = info["lives"]
     next_episode_starts = torch.ones(args.num_envs, device=device)
-    # the env ids of each group in the order its last step came back; storage, state and bookkeeping are indexed by
-    # env id, so that each env keeps its own row whatever order the envs return in
-    group_ids = list(envs.groups)
     game_return = np.zeros(args.num_envs)
     game_length = np.zeros(args.num_envs, dtype=int)
     recent_returns = []
@@ -617,11 +616,11 @@ def main(args: Args) -> dict | None:
             for step in range(args.num_steps + 1):
                 if step < args.num_steps and step % seq_len == 0:
                     seq_states[step // seq_len] = state
-                for group in range(len(group_ids)):
+                for group, group_ids in enumerate(envs.groups):
                     if step > 0:
                         next_obs_np, reward, terminated, truncated, info = envs.recv(group)
-                        ids = info["env_id"]  # (n,) env ids of this group's rows
-                        group_ids[group] = ids
+                        # rows may come back in any order: storage, state and bookkeeping are indexed by env id
+                        ids = info["env_id"]
                         rows = torch.as_tensor(ids, device=device)
                         life_lost = (info["lives"] < lives[ids]) & ~terminated & ~truncated
                         lives[ids] = info["lives"]
@@ -651,7 +650,7 @@ def main(args: Args) -> dict | None:
                             game_return[i] = 0.0
                             game_length[i] = 0
                     if step < args.num_steps:
-                        ids = group_ids[group]
+                        ids = group_ids
                         rows = torch.as_tensor(ids, device=device)
                         global_step += len(ids) * world_size
                         obs[step, rows] = next_obs[rows]

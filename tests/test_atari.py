@@ -1,5 +1,6 @@
 """ppo_gru_atari.py on CPU: both backends, the GRU's recurrence, and short real runs (seconds each)."""
 
+import json
 import os
 
 import gymnasium as gym
@@ -435,3 +436,167 @@ def test_atari_checkpoint_resumes_identically_whatever_layout_it_was_written_in(
     contiguous, channels_last = layouts.values()
     for key in contiguous:
         torch.testing.assert_close(contiguous[key], channels_last[key], rtol=0, atol=0)
+
+
+def test_two_gloo_ranks_train_one_model_and_rank_0_alone_writes():
+    """torchrun with two CPU ranks: each steps its own envs (seeded by rank, so their rollouts differ), gradients are
+    averaged, so the weights are the same on both after every update; global_step counts both ranks' steps; rank 0
+    alone writes the run folder; its checkpoint resumes in one plain process."""
+    import subprocess
+    import sys
+
+    worker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torchrun_worker.py")
+    flags = ["--num-envs", "2", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "2",
+             "--total-timesteps", "192", "--eval-episodes", "1", "--max-episode-steps", "100", "--save-model"]  # fmt: skip
+    out = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", worker,
+                          *flags], capture_output=True, text=True, timeout=300)  # fmt: skip
+    assert out.returncode == 0, out.stderr[-3000:]
+    ranks = [torch.load(f"rank{r}.pt") for r in (0, 1)]
+    assert len(ranks[0]["weights"]) == len(ranks[1]["weights"]) == 4  # before training, then after each of 3 updates
+    for rank_0, rank_1 in zip(*(r["weights"] for r in ranks), strict=True):
+        torch.testing.assert_close(rank_0, rank_1, rtol=0, atol=0)
+    assert not torch.equal(ranks[0]["weights"][0], ranks[0]["weights"][-1])  # and they did train
+    assert not torch.equal(ranks[0]["values"][0], ranks[1]["values"][0])  # on different games
+    assert ranks[0]["env_seeds"][0] == 1 and ranks[1]["env_seeds"] == [1 + 2]  # rank 1's envs after rank 0's
+    assert out.stdout.count("update 3/3") == 1 and out.stdout.count("summary: ") == 1
+    (run_dir,) = run_dirs()
+    assert len([f for f in os.listdir(run_dir) if f.startswith("events")]) == 1
+    summary = json.load(open(os.path.join(run_dir, "summary.json")))
+    assert summary["global_step"] == 3 * 2 * 2 * 16 and summary["world_size"] == 2 and summary["eval_episodes"] == 1
+    resumed = run(resume=summary["checkpoint"], num_envs=2, num_steps=16, total_timesteps=256)
+    assert resumed["global_step"] == 256 and resumed["world_size"] == 1
+
+
+@pytest.mark.parametrize("groups", [1, 2, 3])
+def test_the_state_follows_its_env_whatever_order_the_envs_come_back_in(monkeypatch, groups):
+    """Envs step in groups whose rows come back shuffled: every env gets, with its frame, the state the Agent returned
+    for that env on its previous step; the stored rollout keeps each env in its own column, its steps in order; and the
+    replay reproduces the rollout (first-minibatch ratio 1)."""
+    module = scripted(monkeypatch, shuffle=True)
+    act, calls = module.Agent.get_action_and_value, {"rollout": 0, "checked": 0}
+    last_state, replayed = {}, []  # env -> the state the Agent returned for it; the update's frames, per call
+
+    def spy(self, obs, state, episode_starts, action=None, deterministic=False):
+        result = act(self, obs, state, episode_starts, action, deterministic)
+        if action is None:
+            calls["rollout"] += 1
+            for row, env in enumerate(obs[:, 0, 0, 0].tolist()):
+                if env in last_state:
+                    torch.testing.assert_close(state[0, row], last_state[env], rtol=0, atol=0)
+                    calls["checked"] += 1
+                last_state[env] = result[4][0, row].clone()
+        else:
+            replayed.append(obs[:, 0, 0, :2].clone())
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(num_envs=6, num_steps=16, total_timesteps=192, num_minibatches=3, env_groups=groups)
+    assert calls["rollout"] == 2 * 16 * groups and calls["checked"] == 2 * 16 * 6 - 6
+    frames = replayed[0].view(16, 2, 2)  # (T, sequences, [env, step in game]): two whole env rollouts
+    assert (frames[:, :, 0] == frames[:1, :, 0]).all()  # one env per column
+    assert ((frames[1:, :, 1] - frames[:-1, :, 1]) % 8 == 1).all()  # its steps in order
+    errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
+    assert len(errors) == 2 and max(errors) < 1e-5
+
+
+def test_one_env_thread_and_the_default_thread_count_give_the_same_run():
+    """envpool's thread count changes how fast the envs step, never what they return."""
+    results = []
+    for threads in (1, None, 4):
+        run(env_threads=threads, torch_threads=1, num_envs=4, max_episode_steps=30, total_timesteps=128)
+        run_dir = run_dirs()[-1]
+        results.append((scalars(run_dir, "charts/episodic_return"), scalars(run_dir, "losses/value_loss")))
+    assert len(results[0][0]) >= 4  # several games ended
+    assert results[0] == results[1] == results[2]
+
+
+def test_amp_runs_the_cnn_in_bfloat16_and_the_gru_in_float32():
+    """--amp: the CNN's features come out in bfloat16, the GRU takes and gives float32, and the replay still matches
+    the rollout to bfloat16 precision (both run the same bfloat16 CNN)."""
+    module = atari()
+    dtypes = set()
+    original = module.Agent.__init__
+
+    def init(self, envs, args):
+        original(self, envs, args)
+        self.network.register_forward_hook(lambda m, i, o: dtypes.add(("cnn", o.dtype)))
+        self.gru.register_forward_hook(lambda m, i, o: dtypes.update({("gru in", i[0].dtype), ("gru out", o[0].dtype)}))
+
+    module.Agent.__init__ = init
+    try:
+        run(amp=True)
+    finally:
+        module.Agent.__init__ = original
+    assert dtypes == {("cnn", torch.bfloat16), ("gru in", torch.float32), ("gru out", torch.float32)}
+    errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
+    assert len(errors) == 2 and max(errors) < 1e-2
+
+
+def test_env_groups_seed_each_env_as_one_pool_would():
+    """Env i starts the same game (seed + i, the no-op start included) whether the envs form one group or several."""
+    module = atari()
+    firsts = []
+    for groups in (1, 2, 4):
+        envs = module.make_envs(module.Args(), "envpool", 4, seed=1, groups=groups)
+        assert [ids.tolist() for ids in envs.groups] == [ids.tolist() for ids in np.array_split(np.arange(4), groups)]
+        assert len(envs.pools) == groups
+        obs, _ = envs.reset()
+        frames = []
+        for _ in range(30):  # a few steps with FIRE, so that the no-op starts show in the frames
+            obs, *_ = envs.step(np.ones(4, dtype=np.int64))
+            frames.append(obs)
+        firsts.append(np.stack(frames))
+        envs.close()
+    np.testing.assert_array_equal(firsts[0], firsts[1])
+    np.testing.assert_array_equal(firsts[0], firsts[2])
+    assert not all(np.array_equal(firsts[0][:, 0], firsts[0][:, i]) for i in range(1, 4))  # the envs differ
+
+
+def test_envpool_rows_that_come_back_in_any_order_keep_their_env(monkeypatch):
+    """EnvpoolSameStep names each row by its env id and resets the finished envs in their own rows, whatever order the
+    pool returns its rows in: a pool that reverses them gives the same games, env by env, as one that does not."""
+    import envpool
+
+    module, make = atari(), envpool.make
+
+    class Reversed:  # a real pool whose recv and reset give their rows last env first
+        def __init__(self, *args, **kwargs):
+            self.pool = make(*args, **kwargs)
+            self.observation_space, self.action_space = self.pool.observation_space, self.pool.action_space
+
+        def reversed(self, result):
+            *arrays, info = result
+            rows = len(info["env_id"])
+            info = {k: v[::-1].copy() if isinstance(v, np.ndarray) and len(v) == rows else v for k, v in info.items()}
+            return *(a[::-1].copy() for a in arrays), info
+
+        def reset(self, env_ids=None):
+            return self.reversed(self.pool.reset(env_ids))
+
+        def send(self, actions, env_ids):
+            self.pool.send(actions, env_ids)
+
+        def recv(self):
+            return self.reversed(self.pool.recv())
+
+        def close(self):
+            self.pool.close()
+
+    games = []
+    for pool in (make, Reversed):
+        monkeypatch.setattr(envpool, "make", pool)
+        # SpaceInvaders: its invaders move during the no-op starts, so every env's first frame differs
+        envs = module.make_envs(module.Args(env_id="SpaceInvaders-v5", max_episode_steps=5), "envpool", 6, seed=1, groups=2)
+        steps = [envs.reset()]
+        for _ in range(12):  # cuts at steps 5 and 10 reset every env
+            steps.append(envs.step(np.arange(6) % 4))
+        envs.close()
+        games.append(steps)
+    first_frames = games[0][0][0][:, 0]
+    assert len({frame.tobytes() for frame in first_frames}) > 1
+    for ordered, reversed_ in zip(*games, strict=True):
+        for a, b in zip(ordered, reversed_, strict=True):
+            if isinstance(a, dict):
+                assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
+            else:
+                np.testing.assert_array_equal(a, b)

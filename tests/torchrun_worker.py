@@ -1,0 +1,34 @@
+"""Started by torchrun from test_atari.py: ppo_gru_atari.py's main on this rank, recording the seed its envs get, the
+weights after every update and the values of every rollout, saved as rank{RANK}.pt in the working folder."""
+
+import os
+import sys
+
+import torch
+import tyro
+
+sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+import ppo_gru_atari as module  # noqa: E402
+
+weights, values, env_seeds = [], [], []
+training_state, compute_gae, make_envs = module.training_state, module.compute_gae, module.make_envs
+
+
+def record_weights(agent, *args):
+    weights.append(torch.cat([p.detach().flatten() for p in agent.parameters()]))
+    return training_state(agent, *args)
+
+
+def record_values(rewards, rollout_values, *args):
+    values.append(rollout_values.clone())
+    return compute_gae(rewards, rollout_values, *args)
+
+
+def record_seed(args, backend, num_envs, seed, *rest, **kwargs):
+    env_seeds.append(seed)
+    return make_envs(args, backend, num_envs, seed, *rest, **kwargs)
+
+
+module.training_state, module.compute_gae, module.make_envs = record_weights, record_values, record_seed
+module.main(tyro.cli(module.Args))
+torch.save({"weights": weights, "values": values, "env_seeds": env_seeds}, f"rank{os.environ['RANK']}.pt")
