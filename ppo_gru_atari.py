@@ -5,6 +5,7 @@ import difflib
 import json
 import os
 import random
+import signal
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -467,6 +468,10 @@ def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
             setattr(args, key, checkpoint["args"][key])
 
 
+def stop_as_ctrl_c(signum, frame):
+    raise KeyboardInterrupt
+
+
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
@@ -602,6 +607,9 @@ def main(args: Args) -> dict | None:
     game_length = np.zeros(args.num_envs, dtype=int)
     recent_returns = []
     start_time, start_step = time.time(), global_step
+    # `timeout` and torchrun stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so that a long
+    # run can go in time-limited pieces, each resuming the last
+    previous_handler = signal.signal(signal.SIGTERM, stop_as_ctrl_c)
     try:
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedule follows the global step, so that a resumed run continues it wherever it left off
@@ -784,6 +792,7 @@ def main(args: Args) -> dict | None:
         kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
         print(f"interrupted at global step {global_step}" + kept, file=sys.stderr)
         raise SystemExit(130) from None
+    signal.signal(signal.SIGTERM, previous_handler)
     envs.close()
     train_time = time.time() - start_time
     if world_size > 1:

@@ -2,7 +2,7 @@
 recurrent training path; every figure of one invocation comes from the same run on the same machine.
 
     python benchmark/speed.py            # writes benchmark/results/speed/speed.json and prints a table
-    python benchmark/speed.py --task atari --steps 3072    # ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py
+    python benchmark/speed.py --task atari --steps 4096    # ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py
 
 Matched settings (rl-baselines3-zoo's CartPoleNoVel-v1 recipe): 8 envs, 32 steps, one minibatch, 20 epochs,
 LSTM hidden 64 with a separate critic LSTM, observation and reward normalisation; one torch thread each,
@@ -72,8 +72,9 @@ class Args:
     `atari`: ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py on Breakout (speed_atari.json)"""
 
 
-def measure(code: str, threads: int = 1) -> float:
-    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)}
+def measure(code: str, threads: int | None = 1) -> float:
+    """SPS of one run of `code`; `threads` caps torch's threads, None leaves the contender its own thread defaults."""
+    env = {**os.environ, "OMP_NUM_THREADS": str(threads), "MKL_NUM_THREADS": str(threads)} if threads else dict(os.environ)
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd="/tmp", check=True)
     return float(out.stdout.split("SPS")[-1])
 
@@ -81,7 +82,8 @@ def measure(code: str, threads: int = 1) -> float:
 def cleanrl_atari_lstm(steps: int, seed: int) -> float:
     """CleanRL's ppo_atari_lstm.py from the cleanrl 1.2.0 wheel (fetched from PyPI; it declares Python < 3.10, so
     only the file is taken), run unchanged on its defaults (BreakoutNoFrameskip-v4, 8 envs, 128 steps, 4
-    minibatches, 4 epochs) over gymnasium through benchmark/legacy_gym; its last printed SPS."""
+    minibatches, 4 epochs, torch's default thread count) over gymnasium through benchmark/legacy_gym; its last
+    printed SPS."""
     cache = os.path.join(ROOT, "benchmark", ".cache")
     script = os.path.join(cache, "cleanrl", "ppo_atari_lstm.py")
     if not os.path.exists(script):
@@ -89,8 +91,7 @@ def cleanrl_atari_lstm(steps: int, seed: int) -> float:
                         "3.9", "-d", cache, "cleanrl==1.2.0"], check=True, capture_output=True)  # fmt: skip
         with zipfile.ZipFile(os.path.join(cache, "cleanrl-1.2.0-py3-none-any.whl")) as wheel:
             wheel.extract("cleanrl/ppo_atari_lstm.py", cache)
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1",
-           "PYTHONPATH": os.path.join(ROOT, "benchmark", "legacy_gym")}  # fmt: skip
+    env = {**os.environ, "PYTHONPATH": os.path.join(ROOT, "benchmark", "legacy_gym")}
     argv = [sys.executable, script, "--seed", str(seed), "--total-timesteps", str(steps), "--cuda", "False"]
     out = subprocess.run(argv, capture_output=True, text=True, env=env, cwd="/tmp", check=True)
     return float(out.stdout.split("SPS:")[-1])
@@ -137,10 +138,13 @@ def main(args: Args) -> None:
         contenders = {
             baseline: None,
             "ppo_gru_atari.py": atari.replace("{flags}", ""),
+            "ppo_gru_atari.py --env-groups 1 (no overlap)": atari.replace("{flags}", ", env_groups=1"),
+            "ppo_gru_atari.py --env-threads 1 --env-groups 1 --torch-threads 1 (the defaults before)": atari.replace(
+                "{flags}", ", env_threads=1, env_groups=1, torch_threads=1"
+            ),
             "ppo_gru_atari.py --backend gymnasium": atari.replace("{flags}", ", backend='gymnasium'"),
-            "ppo_gru_atari.py, 2 torch + 2 env threads": atari.replace("{flags}", ", torch_threads=2, env_threads=2"),
         }
-        result["machine"]["threads"] = "1, except where a contender says 2"
+        result["machine"]["threads"] = "each contender's own defaults, except where its flags say"
     else:
         script = SB3_SETTINGS[args.task]["module"]
         ours = OURS.replace("ppo_lstm", script)
@@ -156,7 +160,7 @@ def main(args: Args) -> None:
                 sps = cleanrl_atari_lstm(args.steps, seed)
             else:
                 code = code.format(root=ROOT, seed=seed, steps=args.steps, **task_settings)
-                sps = measure(code, threads=2 if "2 torch" in name else 1)
+                sps = measure(code, threads=None if args.task == "atari" else 1)
             result["runs"].append({"contender": name, "seed": seed, "steps": args.steps, "sps": round(sps, 1)})
             print(f"{name:28s} seed {seed}: {sps:7.1f} steps/s", flush=True)
     mean = {name: sum(r["sps"] for r in result["runs"] if r["contender"] == name) / len(args.seeds) for name in contenders}

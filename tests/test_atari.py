@@ -401,11 +401,16 @@ def test_atari_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, 
     assert saved["global_step"] == 0 and all(torch.isfinite(w).all() for w in saved["model"].values())
 
 
-def test_atari_ctrl_c_saves_the_last_completed_update():
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_atari_ctrl_c_or_sigterm_saves_the_last_completed_update(stop):
+    """Ctrl-C, and the SIGTERM with which `timeout` and torchrun stop a run, both save the last completed update."""
+    import signal
+
     from test_errors import interrupt
 
     flags = ["--save-model", "--num-envs", "2", "--num-steps", "16", "--num-minibatches", "1", "--eval-episodes", "0"]
-    out, err, code = interrupt("ppo_gru_atari", "--total-timesteps", "1000000", *flags, after="update 3/")
+    out, err, code = interrupt("ppo_gru_atari", "--total-timesteps", "1000000", *flags, after="update 3/",
+                               stop=getattr(signal, stop))  # fmt: skip
     assert code == 130, err
     saved = torch.load(err.strip().split(": ")[-1], weights_only=False)
     progress = [int(line.split("global_step ")[1].split()[0]) for line in out.splitlines() if line.startswith("update ")]

@@ -291,15 +291,17 @@ def test_import_has_no_side_effects():
     assert out.strip() == "[]"
 
 
-def interrupt(name: str, *flags: str, after: str = "update 2/", extra_env: dict | None = None) -> tuple[str, str, int]:
-    """Start a CLI run, send Ctrl-C once a progress line starting with `after` is printed; (stdout, stderr, code)."""
+def interrupt(name: str, *flags: str, after: str = "update 2/", extra_env: dict | None = None,
+              stop: int = signal.SIGINT) -> tuple[str, str, int]:  # fmt: skip
+    """Start a CLI run, send Ctrl-C (or `stop`) once a progress line starting with `after` is printed; (stdout, stderr,
+    code)."""
     proc = cli(name, *flags, extra_env=extra_env)
     lines, deadline = [], time.time() + 120
     while time.time() < deadline:
         lines.append(proc.stdout.readline())
         if lines[-1].startswith(after):
             break
-    proc.send_signal(signal.SIGINT)
+    proc.send_signal(stop)
     out, err = proc.communicate(timeout=60)
     return "".join(lines) + out, err, proc.returncode
 
