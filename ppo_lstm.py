@@ -159,19 +159,63 @@ gym.register("CueRecall-v0", entry_point=CueRecallEnv)
 OWN_ENV_IDS = [*NOVEL_ENVS, "CueRecall-v0"]
 
 
-def make_env(env_id: str, render_mode: str | None = None):
+class FlatObservation(gym.ObservationWrapper):
+    """Observations as one vector in gymnasium's flatten order: Box parts flattened, Discrete parts one-hot,
+    MultiDiscrete parts concatenated one-hots, MultiBinary parts as they are, the parts of a Tuple or Dict one after
+    another (a Dict's in its key order). A Dict's text parts (MiniGrid's mission) are left out."""
+
+    def __init__(self, env: gym.Env):
+        super().__init__(env)
+        space = env.observation_space
+        self.keys = None
+        if isinstance(space, gym.spaces.Dict):
+            self.keys = [key for key, part in space.spaces.items() if not is_text(part)]
+            space = gym.spaces.Dict({key: space[key] for key in self.keys})
+        self.parts = space
+        self.box_entries = box_entries(space)  # (flatdim,) True where a Box part lies: only those are normalised
+        self.observation_space = gym.spaces.flatten_space(space)
+
+    def observation(self, obs):
+        if self.keys is not None:
+            obs = {key: obs[key] for key in self.keys}
+        return gym.spaces.flatten(self.parts, obs)
+
+
+def box_entries(space: gym.spaces.Space) -> np.ndarray:
+    """Which entries of the flattened observation come from Box parts; ValueError for a space with no fixed vector."""
+    if isinstance(space, gym.spaces.Box):
+        return np.ones(gym.spaces.flatdim(space), dtype=bool)
+    if isinstance(space, gym.spaces.Discrete | gym.spaces.MultiDiscrete | gym.spaces.MultiBinary):
+        return np.zeros(gym.spaces.flatdim(space), dtype=bool)
+    if isinstance(space, gym.spaces.Tuple | gym.spaces.Dict):
+        parts = space.spaces.values() if isinstance(space, gym.spaces.Dict) else space.spaces
+        return np.concatenate([box_entries(part) for part in parts])
+    raise ValueError(f"{space} has no fixed-size vector form")
+
+
+def is_vector(space: gym.spaces.Space) -> bool:
+    return isinstance(space, gym.spaces.Box) and len(space.shape) == 1
+
+
+def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's MissionSpace: spaces of strings
+    return space.dtype is not None and np.dtype(space.dtype).kind == "U"
+
+
+def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True):
     def thunk():
         # render_mode is passed only when something renders: third-party envs may not take the argument
-        return gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
+        env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
+        return FlatObservation(env) if flatten and not is_vector(env.observation_space) else env
 
     return thunk
 
 
-def check_env(args: Args) -> None:
-    """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line."""
+def check_env(args: Args) -> np.ndarray:
+    """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line;
+    returns which entries of the flattened observation come from Box parts."""
     module, _, name = args.env_id.rpartition(":")  # `module:EnvId`: gym.make imports the module, so any id it takes works
     try:
-        env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
+        env = make_env(args.env_id, "rgb_array" if args.capture_video else None, flatten=False)()
     except gym.error.DependencyNotInstalled as error:
         fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
     except (gym.error.UnregisteredEnv, gym.error.DeprecatedEnv):
@@ -190,17 +234,28 @@ def check_env(args: Args) -> None:
         fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
     obs_space, act_space = env.observation_space, env.action_space
     env.close()
-    if not isinstance(obs_space, gym.spaces.Box) or len(obs_space.shape) != 1:
-        fail(f"{SCRIPT} handles 1-D Box observations, not {obs_space}; ppo_gru_atari.py takes Atari games")
+    if isinstance(obs_space, gym.spaces.Dict) and any(is_text(part) for part in obs_space.values()):
+        text = [key for key, part in obs_space.items() if is_text(part)]
+        print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
+        obs_space = gym.spaces.Dict({key: part for key, part in obs_space.items() if key not in text})
+    try:
+        entries = np.ones(obs_space.shape[0], dtype=bool) if is_vector(obs_space) else box_entries(obs_space)
+    except ValueError as error:
+        fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, MultiDiscrete, "
+             f"MultiBinary, and Tuple or Dict of these")  # fmt: skip
+    if len(entries) > 4096 and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3:
+        fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Discrete):
         fail(f"{SCRIPT} handles Discrete actions, not {act_space}; use ppo_lstm_continuous.py")
+    return entries
 
 
 class RunningMeanStd:
     """Running mean and variance over batches (the parallel algorithm of Chan et al.)."""
 
-    def __init__(self, shape: tuple = ()):
+    def __init__(self, shape: tuple = (), normalized: np.ndarray | None = None):
         self.mean, self.var, self.count = np.zeros(shape), np.ones(shape), 1e-4
+        self.normalized = np.ones(shape, dtype=bool) if normalized is None else normalized  # what normalize() changes
 
     def update(self, x: np.ndarray) -> None:
         delta, n = x.mean(0) - self.mean, x.shape[0]
@@ -210,7 +265,7 @@ class RunningMeanStd:
         self.count = total
 
     def normalize(self, x: np.ndarray) -> np.ndarray:
-        return np.clip((x - self.mean) / np.sqrt(self.var + 1e-8), -10.0, 10.0)
+        return np.where(self.normalized, np.clip((x - self.mean) / np.sqrt(self.var + 1e-8), -10.0, 10.0), x)
 
 
 def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Module:
@@ -424,7 +479,7 @@ def main(args: Args) -> dict:
     checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
     if checkpoint is not None:
         take_args_from_checkpoint(args, checkpoint)
-    check_env(args)
+    box_parts = check_env(args)
     seq_len = args.seq_len or args.num_steps
     batch_size = args.num_envs * args.num_steps
     # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
@@ -446,7 +501,8 @@ def main(args: Args) -> dict:
     )
     agent = Agent(envs, args).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)  # one kernel for all params
-    obs_rms, return_rms = RunningMeanStd(envs.single_observation_space.shape), RunningMeanStd()
+    # observation normalisation touches the entries that come from Box parts: one-hots stay 0 and 1
+    obs_rms, return_rms = RunningMeanStd(envs.single_observation_space.shape, box_parts), RunningMeanStd()
     global_step, iteration = 0, 0
     if checkpoint is not None:
         agent.load_state_dict(checkpoint["model"])
