@@ -102,6 +102,9 @@ class Args:
     """the critic reads the actor's LSTM (as CleanRL) instead of having its own (as sb3-contrib)"""
     fast_rnn: bool = True
     """train the LSTM over whole episode spans in one packed call; off: the per-step reference loop"""
+    action_masks: bool = True
+    """use the env's action masks when it gives them (an `action_masks()` method or `info["action_mask"]`): invalid
+    actions get probability 0 in the rollout, the replay and evaluation"""
 
 
 def fail(message: str) -> None:
@@ -245,8 +248,8 @@ def check_env(args: Args) -> np.ndarray:
              f"MultiBinary, and Tuple or Dict of these")  # fmt: skip
     if len(entries) > 4096 and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
-    if not isinstance(act_space, gym.spaces.Discrete):
-        fail(f"{SCRIPT} handles Discrete actions, not {act_space}; use ppo_lstm_continuous.py")
+    if not isinstance(act_space, gym.spaces.Discrete | gym.spaces.MultiDiscrete) or len(act_space.shape) > 1:
+        fail(f"{SCRIPT} handles Discrete and 1-D MultiDiscrete actions, not {act_space}; use ppo_lstm_continuous.py")
     return entries
 
 
@@ -289,8 +292,12 @@ class Agent(nn.Module):
                     nn.init.constant_(param, 0)
                 elif "weight" in name:
                     nn.init.orthogonal_(param, 1.0)
+        # Discrete(n): n logits; MultiDiscrete(nvec): one categorical head of nvec[i] logits per dimension
+        space = envs.single_action_space
+        self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
+        num_logits = space.n if self.nvec is None else sum(self.nvec)
         self.actor = nn.Sequential(
-            layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, envs.single_action_space.n), std=0.01)
+            layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, num_logits), std=0.01)
         )
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
@@ -352,7 +359,8 @@ class Agent(nn.Module):
         critic_state = (state[0][1:], state[1][1:])
         return self.critic(self._unroll(self.critic_lstm, obs, critic_state, episode_starts, need_state=False)[0])
 
-    def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True):
+    def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True,
+                             action_mask=None):  # fmt: skip
         # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path
         hidden, new_state = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), episode_starts, need_state)
         critic_hidden = hidden
@@ -362,10 +370,21 @@ class Agent(nn.Module):
             if need_state:
                 new_state = tuple(torch.cat([a, c]) for a, c in zip(new_state, critic_state, strict=True))
         logits = self.actor(hidden)
-        probs = Categorical(logits=logits, validate_args=False)  # the training loop reports non-finite values
+        if action_mask is not None:  # invalid actions get probability 0; a finite logit keeps the entropy finite
+            logits = logits.masked_fill(~action_mask, -1e8)
+        value = self.critic(critic_hidden)
+        if self.nvec is None:
+            probs = Categorical(logits=logits, validate_args=False)  # the training loop reports non-finite values
+            if action is None:
+                action = logits.argmax(-1) if deterministic else probs.sample()
+            return action, probs.log_prob(action), probs.entropy(), value, new_state
+        # MultiDiscrete: actions (B, D), one head per dimension; the joint logprob and entropy are the heads' sums
+        heads = [Categorical(logits=part, validate_args=False) for part in logits.split(self.nvec, dim=-1)]
         if action is None:
-            action = logits.argmax(-1) if deterministic else probs.sample()
-        return action, probs.log_prob(action), probs.entropy(), self.critic(critic_hidden), new_state
+            action = torch.stack([h.logits.argmax(-1) if deterministic else h.sample() for h in heads], dim=-1)
+        logprob = torch.stack([h.log_prob(a) for h, a in zip(heads, action.unbind(-1), strict=True)]).sum(0)
+        entropy = torch.stack([h.entropy() for h in heads]).sum(0)
+        return action, logprob, entropy, value, new_state
 
 
 def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
@@ -383,7 +402,26 @@ def compute_gae(rewards, values, terminations, truncations, final_values, next_v
     return advantages, advantages + values
 
 
-def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
+def action_mask(env: gym.Env | gym.vector.VectorEnv, info: dict) -> np.ndarray:
+    """The env's valid actions, as bool over the logits (a MultiDiscrete's dimensions one after another; a vector
+    env's rows stacked): info["action_mask"], or the env's action_masks() (sb3-contrib's MaskablePPO convention)."""
+    if "action_mask" in info:
+        return np.asarray(info["action_mask"], dtype=bool)
+    if isinstance(env, gym.vector.VectorEnv):
+        return np.stack(env.call("action_masks")).astype(bool)
+    return np.asarray(env.get_wrapper_attr("action_masks")(), dtype=bool)
+
+
+def has_action_masks(envs: gym.vector.VectorEnv) -> bool:
+    try:
+        envs.call("action_masks")
+    except AttributeError:
+        return False
+    return True
+
+
+def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd,
+             masked: bool) -> list[float]:  # fmt: skip
     """Full episodes on a fresh env, deterministic actions, the state carried within and reset between episodes;
     observations are normalised with the training statistics, frozen."""
     env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
@@ -391,17 +429,18 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
     returns = []
     for episode in range(args.eval_episodes):
-        obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
+        obs, info = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
         state = agent.get_initial_state(1)  # zeros: every episode starts afresh
         episode_start = torch.ones(1, device=device)
         episode_return, ended = 0.0, False
         while not ended:
             with torch.no_grad():
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
+                mask = torch.as_tensor(action_mask(env, info), device=device).view(1, -1) if masked else None
                 action, _, _, _, state = agent.get_action_and_value(
-                    obs_t.view(1, -1), state, episode_start, deterministic=True
+                    obs_t.view(1, -1), state, episode_start, deterministic=True, action_mask=mask
                 )
-            obs, reward, terminated, truncated, _ = env.step(action.item())
+            obs, reward, terminated, truncated, info = env.step(action[0].cpu().numpy() + env.action_space.start)
             episode_return += float(reward)
             ended = terminated or truncated
             episode_start = torch.zeros(1, device=device)
@@ -535,7 +574,7 @@ def main(args: Args) -> dict:
     # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode
     obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
     episode_starts = torch.zeros((args.num_steps, args.num_envs), device=device)
-    actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long, device=device)
+    actions = torch.zeros((args.num_steps, args.num_envs) + envs.single_action_space.shape, dtype=torch.long, device=device)
     logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
     rewards = torch.zeros((args.num_steps, args.num_envs), device=device)
     values = torch.zeros((args.num_steps, args.num_envs), device=device)
@@ -556,8 +595,18 @@ def main(args: Args) -> dict:
         return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
 
     last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
-    next_obs, _ = envs.reset(seed=args.seed)
+    next_obs, infos = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
+    # Action masks: stored with each step, so that the replay masks what the rollout masked
+    masked = args.action_masks and ("action_mask" in infos or has_action_masks(envs))
+    num_logits = agent.actor[-1].out_features
+    action_masks = torch.ones((args.num_steps, args.num_envs, num_logits), dtype=torch.bool, device=device)
+    next_action_mask = None
+    if masked:
+        next_action_mask = torch.as_tensor(action_mask(envs, infos), device=device).view(args.num_envs, -1)
+        if next_action_mask.shape[1] != num_logits:
+            fail(f"the env's action mask has {next_action_mask.shape[1]} entries per env, not {num_logits} (one per action)")
+    action_offset = envs.single_action_space.start  # Discrete(n, start=s) takes s .. s + n - 1
     next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     next_episode_starts = torch.ones(args.num_envs, device=device)
     episode_return = np.zeros(args.num_envs)
@@ -581,13 +630,17 @@ def main(args: Args) -> dict:
                     seq_states[1][step // seq_len] = state[1]
                 obs[step] = next_obs
                 episode_starts[step] = next_episode_starts
+                if masked:
+                    action_masks[step] = next_action_mask
                 with torch.no_grad():
-                    action, logprob, _, value, state = agent.get_action_and_value(next_obs, state, next_episode_starts)
+                    action, logprob, _, value, state = agent.get_action_and_value(
+                        next_obs, state, next_episode_starts, action_mask=next_action_mask
+                    )
                 values[step] = value.flatten()
                 actions[step] = action
                 logprobs[step] = logprob
 
-                next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy())
+                next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy() + action_offset)
                 ended = terminated | truncated
                 if args.norm_reward:
                     discounted_return = discounted_return * args.gamma + reward
@@ -606,6 +659,8 @@ def main(args: Args) -> dict:
                         final_values[step, truncated_envs] = agent.get_value(final_obs, final_state, no_starts).flatten()
                 next_obs = prepare(next_obs_np)
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
+                if masked:  # an env that ended has reset: its mask is the new episode's
+                    next_action_mask = torch.as_tensor(action_mask(envs, infos), device=device).view(args.num_envs, -1)
 
                 episode_return += reward
                 episode_length += 1
@@ -629,8 +684,8 @@ def main(args: Args) -> dict:
             def take(x, seqs):  # (seq_len, S, ...) -> (seq_len * M, ...), time-major as the Agent expects
                 return x[:, seqs].reshape(-1, *x.shape[2:])
 
-            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = map(
-                to_seqs, (obs, episode_starts, actions, logprobs, advantages, returns, values)
+            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values, b_action_masks = map(
+                to_seqs, (obs, episode_starts, actions, logprobs, advantages, returns, values, action_masks)
             )
             # (K, num_lstms, N, hidden) -> (num_lstms, K * N, hidden), in the same sequence order
             b_states = [s.transpose(0, 1).reshape(s.shape[1], -1, s.shape[3]) for s in seq_states]
@@ -643,7 +698,8 @@ def main(args: Args) -> dict:
                     mb = order[begin : begin + seqs_per_minibatch]
                     mb_state = (b_states[0][:, mb], b_states[1][:, mb])
                     _, newlogprob, entropy, newvalue, _ = agent.get_action_and_value(
-                        take(b_obs, mb), mb_state, take(b_episode_starts, mb), take(b_actions, mb), need_state=False
+                        take(b_obs, mb), mb_state, take(b_episode_starts, mb), take(b_actions, mb), need_state=False,
+                        action_mask=take(b_action_masks, mb) if masked else None,
                     )
                     logratio = newlogprob - take(b_logprobs, mb)
                     ratio = logratio.exp()
@@ -717,7 +773,7 @@ def main(args: Args) -> dict:
     train_time = time.time() - start_time
     checkpoint_path = save(last_good) if args.save_model else None
 
-    eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
+    eval_returns = evaluate(agent, args, device, run_name, obs_rms, masked) if args.eval_episodes > 0 else []
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     trained = global_step - start_step
@@ -733,6 +789,7 @@ def main(args: Args) -> dict:
         "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
         "eval_episodes": len(eval_returns),
         "checkpoint": checkpoint_path,
+        "action_masks": masked,
     }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
         json.dump(summary, f, indent=2)

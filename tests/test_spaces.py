@@ -6,6 +6,7 @@ import json
 import gymnasium as gym
 import numpy as np
 import pytest
+import torch
 from conftest import VECTOR_SCRIPTS, load, run, run_dirs
 from gymnasium import spaces
 
@@ -93,3 +94,22 @@ def test_a_space_with_no_vector_is_one_line(name, capsys):
     env_id = "Space-graphContinuous-v0" if name == "ppo_lstm_continuous" else "Space-graph-v0"
     err = one_line_error(capsys, name, env_id=env_id)
     assert "cannot make a vector of the observations" in err and "Graph" in err
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_the_agent_sees_one_hots_as_they_are_and_the_box_normalised(name, monkeypatch):
+    """A Tuple(Discrete(2), Box(0, 1)) env trained with --norm-obs: the Agent's inputs keep the one-hot at exactly 0 and
+    1, while the Box entry is normalised (negative values appear, which the raw entry in [0, 1] never has)."""
+    module = load(name)
+    seen, original = [], module.Agent.get_action_and_value
+
+    def spy(self, obs, *args, **kwargs):
+        seen.append(obs.clone())
+        return original(self, obs, *args, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    env_id = "Space-tupleContinuous-v0" if name == "ppo_lstm_continuous" else "Space-tuple-v0"
+    run(name, env_id=env_id, norm_obs=True)
+    inputs = torch.cat([s.reshape(-1, 3) for s in seen])
+    assert set(inputs[:, :2].unique().tolist()) == {0.0, 1.0} and (inputs[:, :2].sum(1) == 1).all()
+    assert (inputs[:, 2] < 0).any()

@@ -1,0 +1,140 @@
+"""ppo_lstm.py's action spaces beyond Discrete: MultiDiscrete (a categorical head per dimension) and action masks
+(an env's action_masks() or info["action_mask"]), in the rollout, the replay and evaluation."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from conftest import load, run, run_dirs, scalars
+from gymnasium import spaces
+
+
+class MaskedSteps(gym.Env):
+    """Every step allows a random subset of the actions (at least one per dimension) and raises on any other; the
+    observation is a Discrete(3) (one-hot for the Agent). Episodes last 6 steps and pay 1 for the lowest valid action.
+    `masks` says how the env tells its mask: "info", "method" (action_masks()), or "none": every action is valid."""
+
+    def __init__(self, multi: bool = False, masks: str = "info"):
+        self.action_space = spaces.MultiDiscrete([3, 4]) if multi else spaces.Discrete(5)
+        self.observation_space = spaces.Discrete(3)
+        self.nvec = [3, 4] if multi else [5]
+        self.masks = masks
+
+    def new_mask(self) -> np.ndarray:
+        parts = []
+        for n in self.nvec:
+            part = self.np_random.random(n) < (0.5 if self.masks != "none" else 2.0)
+            part[self.np_random.integers(n)] = True
+            parts.append(part)
+        self.mask = np.concatenate(parts)
+        return {"action_mask": self.mask.copy()} if self.masks == "info" else {}
+
+    def action_masks(self) -> np.ndarray:
+        if self.masks != "method":
+            raise AttributeError("action_masks")
+        return self.mask.copy()
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        self.t = 0
+        return int(self.np_random.integers(3)), self.new_mask()
+
+    def step(self, action):
+        action = np.atleast_1d(action)
+        offsets = np.cumsum([0] + self.nvec[:-1])
+        if not self.mask[offsets + action].all():
+            raise AssertionError(f"invalid action {action} under mask {self.mask}")
+        lowest = [np.flatnonzero(self.mask[o : o + n])[0] for o, n in zip(offsets, self.nvec, strict=True)]
+        reward = float((action == lowest).all())
+        self.t += 1
+        return int(self.np_random.integers(3)), reward, self.t == 6, False, self.new_mask()
+
+
+for multi in (False, True):
+    for masks in ("info", "method", "none"):
+        gym.register(f"Masked{'Multi' if multi else ''}-{masks}-v0", entry_point=MaskedSteps,
+                     kwargs={"multi": multi, "masks": masks})  # fmt: skip
+
+RUN = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, num_minibatches=2, eval_episodes=3)
+
+
+@pytest.mark.parametrize("env_id", ["Masked-info-v0", "Masked-method-v0", "MaskedMulti-info-v0", "MaskedMulti-method-v0"])
+def test_no_invalid_action_ever_reaches_the_env_and_the_replay_masks_as_the_rollout(env_id):
+    """Training and evaluation run through an env that raises on an invalid action; the replay of the masked
+    rollout gives ratio 1 (the masked logprobs of the sampled actions are recomputed exactly)."""
+    summary = run("ppo_lstm", env_id=env_id, **RUN)
+    assert summary["action_masks"] and summary["eval_episodes"] == 3
+    errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
+    assert len(errors) == 2 and max(errors) < 1e-5
+
+
+@pytest.mark.parametrize("env_id", ["Masked-info-v0", "MaskedMulti-method-v0"])
+def test_without_masks_the_env_gets_invalid_actions(env_id):
+    """--no-action-masks turns the masks off: the same env then receives an invalid action (so the test above is not
+    passing by luck)."""
+    with pytest.raises(AssertionError, match="invalid action"):
+        run("ppo_lstm", env_id=env_id, action_masks=False, **RUN)
+
+
+@pytest.mark.parametrize("env_id", ["MaskedMulti-none-v0", "Space-discrete-v0"])
+def test_multidiscrete_actions_and_discrete_observations_replay_with_ratio_one(env_id):
+    import test_spaces  # noqa: F401  registers Space-discrete-v0 (Discrete observations)
+
+    summary = run("ppo_lstm", env_id=env_id, **{**RUN, "eval_episodes": 1})
+    assert not summary["action_masks"]
+    errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
+    assert len(errors) == 2 and max(errors) < 1e-5
+
+
+def make_agent(multi: bool):
+    module = load("ppo_lstm")
+    torch.manual_seed(0)
+    envs = gym.vector.SyncVectorEnv([lambda: module.FlatObservation(MaskedSteps(multi))])
+    return module.Agent(envs, module.Args())
+
+
+def test_multidiscrete_logprob_and_entropy_are_the_sums_over_the_heads():
+    agent = make_agent(multi=True)
+    obs, state = torch.eye(3)[torch.tensor([0, 1, 2, 1])], agent.get_initial_state(4)
+    mask = torch.tensor([[1, 0, 1, 0, 1, 1, 0], [1, 1, 1, 1, 1, 1, 1], [0, 0, 1, 1, 0, 0, 0], [1, 1, 0, 0, 0, 0, 1]]).bool()
+    with torch.no_grad():
+        action, logprob, entropy, _, _ = agent.get_action_and_value(obs, state, torch.ones(4), action_mask=mask)
+        logits = agent.actor(agent._unroll(agent.lstm, obs, (state[0][:1], state[1][:1]), torch.ones(4))[0])
+    assert action.shape == (4, 2)
+    heads = [torch.distributions.Categorical(logits=part.masked_fill(~m, -1e8))
+             for part, m in zip(logits.split([3, 4], -1), mask.split([3, 4], -1), strict=True)]  # fmt: skip
+    torch.testing.assert_close(logprob, heads[0].log_prob(action[:, 0]) + heads[1].log_prob(action[:, 1]))
+    torch.testing.assert_close(entropy, heads[0].entropy() + heads[1].entropy())
+    first, second = mask.split([3, 4], -1)
+    assert first.gather(1, action[:, :1]).all() and second.gather(1, action[:, 1:]).all()  # sampled valid actions
+    with torch.no_grad():  # deterministic: the most probable valid action of each head
+        best, *_ = agent.get_action_and_value(obs, state, torch.ones(4), deterministic=True, action_mask=mask)
+    assert best.tolist() == [[h.probs[i].argmax().item() for h in heads] for i in range(4)]
+
+
+@pytest.mark.parametrize("multi", [False, True])
+def test_masked_sequence_matches_masked_steps(multi):
+    """The training update's call over T steps, with a mask per step, gives what T single masked steps give."""
+    agent = make_agent(multi)
+    T, N = 7, 3
+    g = torch.Generator().manual_seed(2)
+    obs = torch.eye(3)[torch.randint(0, 3, (T * N,), generator=g)]
+    width = 7 if multi else 5
+    mask = torch.rand(T * N, width, generator=g) < 0.6
+    mask[:, 0] = True
+    if multi:
+        mask[:, 3] = True
+    starts = (torch.rand(T * N, generator=g) < 0.2).float()
+    state = agent.get_initial_state(N)
+    with torch.no_grad():
+        action, *_ = agent.get_action_and_value(obs, state, starts, action_mask=mask)  # sampled under the masks
+        _, logprob, entropy, _, _ = agent.get_action_and_value(obs, state, starts, action, need_state=False, action_mask=mask)
+        steps = []
+        for t in range(T):
+            rows = slice(t * N, (t + 1) * N)
+            _, lp, _, _, state = agent.get_action_and_value(
+                obs[rows], state, starts[rows], action[rows], action_mask=mask[rows]
+            )
+            steps.append(lp)
+    torch.testing.assert_close(logprob, torch.cat(steps), atol=1e-5, rtol=0)
+    assert torch.isfinite(entropy).all() and torch.isfinite(logprob).all()
