@@ -272,9 +272,9 @@ def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume
     seen = []  # the statistics that evaluate() normalises with, before and after it ran
     original = module.evaluate
 
-    def spy(agent, args, device, run_name, obs_rms):
+    def spy(agent, args, device, run_name, obs_rms, *rest):
         before = {k: np.copy(v) for k, v in vars(obs_rms).items()}
-        returns = original(agent, args, device, run_name, obs_rms)
+        returns = original(agent, args, device, run_name, obs_rms, *rest)
         seen.append((before, {k: np.copy(v) for k, v in vars(obs_rms).items()}))
         return returns
 
