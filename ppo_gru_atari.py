@@ -816,6 +816,7 @@ def main(args: Args) -> dict | None:
         "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
         "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
         "eval_episodes": len(eval_returns),
+        "eval_returns": [float(r) for r in eval_returns],
         "checkpoint": checkpoint_path,
         "backend": backend,
         "device": device.type,

@@ -1,0 +1,157 @@
+"""Memory benchmarks beside the peer, in one run, on the same seeds and budget: POPGym's 14 Easy envs (`--suite
+popgym`) or MiniGrid-MemoryS7-v0 (`--suite minigrid`), with ppo_lstm.py (ppo_lstm_continuous.py on the two Pendulum
+envs), the MLP baseline (ppo_mlp_cartpole.py, discrete actions only) and sb3-contrib's RecurrentPPO with its own
+defaults.
+
+python benchmark/popgym_suite.py                      # writes benchmark/results/popgym.json
+python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
+
+Each run reports the mean return of its deterministic evaluation at the end (10 episodes) and of its last 20
+training episodes. POPGym scales every env's episode return into [-1, 1]; MiniGrid pays 1 - 0.9 * steps / limit on
+success and 0 otherwise, so its success rate is the share of evaluation episodes with a positive return. The peer
+reads the same observations as ours (the vector our FlatObservation makes: a Dict's text left out, one-hots where
+the space is discrete), so that a Tuple env it cannot take as it is (Autoencode) is compared too. A (contender, env,
+seed) already in the results file with the same budget and flags is not run again.
+"""
+
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+
+import gymnasium as gym
+import torch
+import tyro
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, ROOT)
+sys.path.insert(0, HERE)
+import run as runner  # noqa: E402
+from speed import machine  # noqa: E402
+
+import ppo_lstm  # noqa: E402
+
+POPGYM_EASY = ["AutoencodeEasy", "RepeatPreviousEasy", "RepeatFirstEasy", "CountRecallEasy", "PositionOnlyCartPoleEasy",
+               "PositionOnlyPendulumEasy", "VelocityOnlyCartpoleEasy", "NoisyPositionOnlyCartPoleEasy",
+               "NoisyPositionOnlyPendulumEasy", "MultiarmedBanditEasy", "HigherLowerEasy", "BattleshipEasy",
+               "ConcentrationEasy", "MineSweeperEasy"]  # fmt: skip
+SUITES = {
+    "popgym": [f"popgym:popgym-{name}-v0" for name in POPGYM_EASY],
+    "minigrid": ["minigrid:MiniGrid-MemoryS7-v0"],
+}
+# our recipe for these envs (chosen on seeds 11 and up): longer rollouts than the CartPole defaults, so that an episode
+# of POPGym's (51 to 200 steps) spans few rollouts, and the usual discounting
+RECIPE = "--num-steps 128 --num-minibatches 4 --update-epochs 10 --gamma 0.99 --gae-lambda 0.95"
+
+
+@dataclass
+class Args:
+    suite: str = "popgym"
+    """`popgym` (the 14 Easy envs) or `minigrid` (MiniGrid-MemoryS7-v0)"""
+    seeds: list[int] = field(default_factory=lambda: [1, 2, 3])
+    """one run per seed, contender and env"""
+    steps: int = 100_000
+    """training steps of every run"""
+    envs: list[str] = field(default_factory=list)
+    """only these env ids of the suite (default: all)"""
+    contenders: list[str] = field(default_factory=lambda: ["ppo_lstm", "mlp", "sb3-contrib"])
+    """which to run"""
+    flags: str = RECIPE
+    """flags of ppo_lstm.py and the MLP (recorded in the results); ppo_lstm_continuous.py runs on its defaults"""
+
+
+def continuous(env_id: str) -> bool:
+    return isinstance(gym.make(env_id).action_space, gym.spaces.Box)
+
+
+def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str) -> dict:
+    """One of our scripts as a user runs it, in its own process and folder; its summary and training curve."""
+    start = time.time()
+    with tempfile.TemporaryDirectory() as cwd:
+        argv = [sys.executable, os.path.join(ROOT, script), "--env-id", env_id, "--seed", str(seed), "--total-timesteps",
+                str(steps), "--eval-episodes", "10", *flags.split()]  # fmt: skip
+        subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
+        (run_dir,) = [os.path.join(cwd, "runs", d) for d in os.listdir(os.path.join(cwd, "runs"))]
+        curve = [value for _, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
+        with open(os.path.join(run_dir, "summary.json")) as f:
+            summary = json.load(f)
+    return {"eval_mean_return": summary["eval_mean_return"], "eval_returns": summary["eval_returns"],
+            "train_last20": statistics.mean(curve[-20:]) if curve else None, "steps": summary["global_step"],
+            "seconds": round(time.time() - start, 1)}  # fmt: skip
+
+
+def run_peer(env_id: str, seed: int, steps: int) -> dict:
+    """sb3-contrib's RecurrentPPO on its defaults (MlpLstmPolicy, 128 steps, 10 epochs, lr 3e-4), 8 envs as ours."""
+    from sb3_contrib import RecurrentPPO
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.evaluation import evaluate_policy
+
+    class Episodes(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.returns = []
+
+        def _on_step(self) -> bool:
+            self.returns += [info["episode"]["r"] for info in self.locals["infos"] if "episode" in info]
+            return True
+
+    def flat():
+        return ppo_lstm.FlatObservation(gym.make(env_id))  # the vector ours reads
+
+    start, episodes = time.time(), Episodes()
+    model = RecurrentPPO("MlpLstmPolicy", make_vec_env(flat, n_envs=8, seed=seed), seed=seed, device="cpu")
+    model.learn(steps, callback=episodes)
+    eval_env = make_vec_env(flat, n_envs=1, seed=seed + 100_000)
+    eval_returns, _ = evaluate_policy(model, eval_env, n_eval_episodes=10, deterministic=True, return_episode_rewards=True)
+    return {"eval_mean_return": statistics.mean(eval_returns), "eval_returns": [float(r) for r in eval_returns],
+            "train_last20": statistics.mean(episodes.returns[-20:]) if episodes.returns else None,
+            "steps": model.num_timesteps, "seconds": round(time.time() - start, 1)}  # fmt: skip
+
+
+def out_path(suite: str) -> str:
+    return os.path.join(HERE, "results", f"{suite}.json")
+
+
+def main(args: Args) -> None:
+    torch.set_num_threads(1)
+    rows = {}
+    if os.path.exists(out_path(args.suite)):
+        with open(out_path(args.suite)) as f:
+            before = json.load(f)
+        if (before["steps"], before["flags"]) == (args.steps, args.flags):
+            rows = {(r["contender"], r["env_id"], r["seed"]): r for r in before["runs"]}
+    for env_id in args.envs or SUITES[args.suite]:
+        is_continuous = continuous(env_id)
+        for seed in args.seeds:
+            for contender in args.contenders:
+                if (contender, env_id, seed) in rows or (contender == "mlp" and is_continuous):
+                    continue  # measured already; the MLP baseline takes discrete actions only
+                if contender == "sb3-contrib":
+                    measured = run_peer(env_id, seed, args.steps)
+                else:
+                    script = {"ppo_lstm": "ppo_lstm_continuous.py" if is_continuous else "ppo_lstm.py",
+                              "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip
+                    # ppo_lstm_continuous.py's defaults are tuned for Pendulum already: it runs on them
+                    measured = run_ours(script, env_id, seed, args.steps, "" if is_continuous else args.flags)
+                rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed, **measured}
+                write(args, rows)  # what was measured is kept if the run stops here
+                print(contender, env_id, seed, measured["eval_mean_return"], measured["train_last20"], flush=True)
+    write(args, rows)
+
+
+def write(args: Args, rows: dict) -> None:
+    result = {"command": "python benchmark/popgym_suite.py " + " ".join(sys.argv[1:]), "machine": machine(),
+              "steps": args.steps, "flags": args.flags, "peer": "sb3-contrib RecurrentPPO, its defaults",
+              "runs": sorted(rows.values(), key=lambda r: (r["env_id"], r["contender"], r["seed"]))}  # fmt: skip
+    with open(out_path(args.suite), "w") as f:
+        json.dump(result, f, indent=1)
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Args))
