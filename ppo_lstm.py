@@ -131,35 +131,48 @@ class CueRecallEnv(gym.Env):
     """The first observation shows one of `num_cues` cues; `delay` blank steps follow; then a query
     step pays +1 for the action naming the cue and -1 otherwise, and the episode ends. Every query
     looks the same, so a memoryless policy scores at most (2 - num_cues) / num_cues on average
-    (0 for two cues); remembering the cue scores 1."""
+    (0 for two cues); remembering the cue scores 1. `masked`: info["action_mask"] allows every action
+    but at the query, where it allows the cue and one other, drawn afresh: a memoryless policy then
+    scores 0 on average, whatever the number of cues."""
 
     metadata = {"render_modes": []}
 
-    def __init__(self, num_cues: int = 2, delay: int = 10, render_mode: str | None = None):
-        self.num_cues, self.delay = num_cues, delay
+    def __init__(self, num_cues: int = 2, delay: int = 10, masked: bool = False, render_mode: str | None = None):
+        self.num_cues, self.delay, self.masked = num_cues, delay, masked
         self.observation_space = gym.spaces.Box(0.0, 1.0, (num_cues + 1,), np.float32)  # cue one-hot, query flag
         self.action_space = gym.spaces.Discrete(num_cues)
+
+    def info(self) -> dict:
+        if not self.masked:
+            return {}
+        mask = np.ones(self.num_cues, dtype=bool)
+        if self.t == self.delay + 1:  # the query: the cue and one other
+            mask[:] = False
+            mask[self.cue] = True
+            mask[(self.cue + 1 + self.np_random.integers(self.num_cues - 1)) % self.num_cues] = True
+        return {"action_mask": mask}
 
     def reset(self, *, seed: int | None = None, options: dict | None = None):
         super().reset(seed=seed)
         self.cue, self.t = int(self.np_random.integers(self.num_cues)), 0
         obs = np.zeros(self.num_cues + 1, np.float32)
         obs[self.cue] = 1.0
-        return obs, {}
+        return obs, self.info()
 
     def step(self, action):
         self.t += 1
         obs = np.zeros(self.num_cues + 1, np.float32)
         if self.t <= self.delay + 1:  # blank observations 1..delay, then the query
             obs[-1] = float(self.t == self.delay + 1)
-            return obs, 0.0, False, False, {}
-        return obs, 1.0 if int(action) == self.cue else -1.0, True, False, {}
+            return obs, 0.0, False, False, self.info()
+        return obs, 1.0 if int(action) == self.cue else -1.0, True, False, self.info()
 
 
 for _id, (_base, _mask) in NOVEL_ENVS.items():
     gym.register(_id, entry_point=partial(make_masked_env, _base, _mask))
 gym.register("CueRecall-v0", entry_point=CueRecallEnv)
-OWN_ENV_IDS = [*NOVEL_ENVS, "CueRecall-v0"]
+gym.register("MaskedCueRecall-v0", entry_point=CueRecallEnv, kwargs={"num_cues": 4, "masked": True})
+OWN_ENV_IDS = [*NOVEL_ENVS, "CueRecall-v0", "MaskedCueRecall-v0"]
 
 
 class FlatObservation(gym.ObservationWrapper):

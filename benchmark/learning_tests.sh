@@ -6,6 +6,10 @@ cd "$(dirname "$0")/.."
 WORKERS="${WORKERS:-2}"
 python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" \
   --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py --env-ids CueRecall-v0
+# a memory task with action masks (ppo_lstm.py's own MaskedCueRecall-v0), and the same without using them
+python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" \
+  --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py "ppo_lstm.py --no-action-masks" \
+  --env-ids MaskedCueRecall-v0
 python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" \
   --extra="--total-timesteps 40000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99" \
   --scripts ppo_lstm_continuous.py --env-ids MountainCarContinuousNoVel-v0

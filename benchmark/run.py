@@ -95,9 +95,17 @@ def read_scalars(run_dir: str) -> list[tuple[int, str, float]]:
     return [(e.step, tag, e.value) for tag in CURVE_TAGS if tag in acc.Tags()["scalars"] for e in acc.Scalars(tag)]
 
 
+def read_csv(path: str) -> list[dict]:
+    if not os.path.exists(path):
+        return []
+    with open(path, newline="") as f:
+        return list(csv.DictReader(f))
+
+
 def collect(suite_dir: str) -> None:
     """Write runs.csv and curves.csv from every finished run in the suite's folder, whichever invocation ran it
-    (a suite script calls the runner once per table row group; each call rewrites the whole suite's files)."""
+    (a suite script calls the runner once per table row group; each call rewrites the whole suite's files). The run
+    folders are not committed: a run already in the files whose folder is not here (a fresh clone) keeps its rows."""
     rows, curves, seen = [], [], set()
     for path in sorted(glob.glob(os.path.join(suite_dir, "runs", "runs", "*", "summary.json"))):
         env_id, rest = os.path.basename(os.path.dirname(path)).split("__", 1)  # {env_id}__{variant}__{seed}__{time}
@@ -110,6 +118,10 @@ def collect(suite_dir: str) -> None:
             summary = json.load(f)
         rows.append({"run": label, "variant": variant, **summary})
         curves += [(label, step, tag, value) for step, tag, value in read_scalars(os.path.dirname(path))]
+    kept = [row for row in read_csv(os.path.join(suite_dir, "runs.csv")) if row["run"] not in seen]
+    rows = sorted(kept + rows, key=lambda row: row["run"])
+    curves = sorted([(r["run"], int(r["step"]), r["tag"], float(r["value"]))
+                     for r in read_csv(os.path.join(suite_dir, "curves.csv")) if r["run"] not in seen] + curves)  # fmt: skip
     if not rows:
         return
     with open(os.path.join(suite_dir, "runs.csv"), "w", newline="") as f:

@@ -77,6 +77,16 @@ def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
         assert sorted(row["run"] for row in csv.DictReader(f)) == [
             "ppo_mlp_cartpole__CartPole-v1__3", "ppo_mlp_cartpole__frame_stack_2__CartPole-v1__3"
         ]  # fmt: skip
+    # in a fresh clone the run folders are gone but the files are committed: a new row group keeps the old rows
+    import shutil
+
+    before = open(tmp_path / "tiny" / "curves.csv").read().count("ppo_mlp_cartpole__CartPole-v1__3")
+    shutil.rmtree(tmp_path / "tiny" / "runs" / "runs")
+    bench.main(bench.Args(suite="tiny", scripts=["ppo_mlp_cartpole.py --frame-stack 3"], env_ids=["CartPole-v1"],
+                          seeds=[3], extra=TINY, results_dir=str(tmp_path)))  # fmt: skip
+    with open(tmp_path / "tiny" / "runs.csv") as f:
+        assert len([row for row in csv.DictReader(f) if row["global_step"] == "128"]) == 3
+    assert open(tmp_path / "tiny" / "curves.csv").read().count("ppo_mlp_cartpole__CartPole-v1__3") == before > 0
 
 
 def test_steps_to_threshold_uses_the_mean_of_the_last_twenty_episodes():
