@@ -110,7 +110,8 @@ def main() -> None:
                   peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "learning_tests", "runs.csv")):
         parts += ["### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
-                  "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 evaluated over 50 episodes; "
+                  "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 and MaskedCueRecall-v0 "
+                  "evaluated over 50 episodes, the latter with its action masks and, as a control, without; "
                   "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`):", "",
                   suite_table("learning_tests"), ""]  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),

@@ -138,3 +138,20 @@ def test_masked_sequence_matches_masked_steps(multi):
             steps.append(lp)
     torch.testing.assert_close(logprob, torch.cat(steps), atol=1e-5, rtol=0)
     assert torch.isfinite(entropy).all() and torch.isfinite(logprob).all()
+
+
+def test_masked_cue_recall_allows_the_cue_and_one_other_at_the_query():
+    load("ppo_lstm")  # registers MaskedCueRecall-v0
+    env = gym.make("MaskedCueRecall-v0")
+    others = set()
+    for episode in range(40):
+        obs, info = env.reset(seed=episode)
+        cue = int(obs[:4].argmax())
+        for _ in range(11):
+            assert info["action_mask"].all()  # any action at the cue and during the delay
+            obs, _, _, _, info = env.step(0)
+        assert obs[-1] == 1.0 and info["action_mask"].sum() == 2 and info["action_mask"][cue]  # the query
+        others.add(int(np.flatnonzero(info["action_mask"] & (np.arange(4) != cue))[0]) - cue)
+        _, reward, terminated, _, _ = env.step(cue)
+        assert reward == 1.0 and terminated
+    assert len({o % 4 for o in others}) == 3  # the other valid cue is drawn among all three
