@@ -19,8 +19,9 @@ import tyro
 
 RESULTS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "benchmark", "results")
 # the score that counts as solved, per env (the targets of the issues; None: no threshold)
-THRESHOLDS = {"CartPoleNoVel-v1": 475, "CartPole-v1": 475, "CueRecall-v0": 1.0, "MaskedCueRecall-v0": 1.0, "PendulumNoVel-v1": -200,
-              "MountainCarContinuousNoVel-v0": 90, "LunarLanderContinuousNoVel-v3": 200, "BipedalWalker-v3": 250}  # fmt: skip
+THRESHOLDS = {"CartPoleNoVel-v1": 475, "CartPole-v1": 475, "CueRecall-v0": 1.0, "MaskedCueRecall-v0": 1.0,
+              "PendulumNoVel-v1": -200, "MountainCarContinuousNoVel-v0": 90, "LunarLanderContinuousNoVel-v3": 200,
+              "BipedalWalker-v3": 250}  # fmt: skip
 WINDOW = 20  # training episodes in the running mean
 
 
