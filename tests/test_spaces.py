@@ -65,7 +65,7 @@ def test_each_space_flattens_to_the_documented_vector(name, kind):
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-@pytest.mark.parametrize("kind", ["discrete", "multidiscrete", "tuple", "dict_with_text"])
+@pytest.mark.parametrize("kind", list(CASES))
 def test_a_two_update_run_on_each_space_writes_its_summary(name, kind, capsys):
     env_id = f"Space-{kind}Continuous-v0" if name == "ppo_lstm_continuous" else f"Space-{kind}-v0"
     summary = run(name, env_id=env_id, eval_episodes=2)
