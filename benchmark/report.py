@@ -68,6 +68,34 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
     return "\n".join(lines)
 
 
+def memory_table(name: str) -> str:
+    """benchmark/popgym_suite.py's results file `name`: per env and contender, the deterministic evaluation and the
+    last 20 training episodes (mean +- std over seeds), and, on MiniGrid, the share of evaluation episodes solved."""
+    with open(os.path.join(RESULTS, name)) as f:
+        suite = json.load(f)
+    m = suite["machine"]
+    minigrid = name.startswith("minigrid")
+    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+             f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; flags of ppo_lstm.py and the MLP: "
+             f"{suite['flags'] or 'their defaults'}.", "",
+             "| env | contender | seeds | eval return | last-20 training return |" + (" solved |" if minigrid else ""),
+             "|---|---|---|---|---|" + ("---|" if minigrid else "")]  # fmt: skip
+    groups = {}
+    for row in suite["runs"]:
+        groups.setdefault((row["env_id"].split(":")[-1], row["contender"]), []).append(row)
+    for (env_id, contender), rows in sorted(groups.items()):
+        evals = [row["eval_mean_return"] for row in rows]
+        trains = [row["train_last20"] for row in rows if row["train_last20"] is not None]
+        spread = statistics.pstdev
+        train = f"{statistics.mean(trains):.2f} +- {spread(trains):.2f}" if trains else "-"  # no episode ended
+        line = f"| {env_id} | {contender} | {len(rows)} | {statistics.mean(evals):.2f} +- {spread(evals):.2f} | {train} |"
+        if minigrid:
+            episodes = [r for row in rows for r in row["eval_returns"]]
+            line += f" {sum(r > 0 for r in episodes)}/{len(episodes)} |"
+        lines.append(line)
+    return "\n".join(lines)
+
+
 def atari_gpu_table() -> str:
     """The last progress line of each life-loss run (benchmark/atari_life_loss.sh) on the GPU."""
     folder = os.path.join(RESULTS, "atari_gpu")
@@ -126,6 +154,13 @@ def main() -> None:
                   "One NVIDIA H100, 16 cores; Breakout-v5 with envpool and CleanRL's settings (8 envs x 128 steps, "
                   "4 minibatches, 4 epochs, lr 2.5e-4); each run stopped after 330-420 s. The CUDA path passed the "
                   "Atari tests there (`results/atari_gpu/pytest.txt`).", "", atari_gpu_table(), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "minigrid.json")):
+        parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid`)", "",
+                  "ppo_lstm.py reads MiniGrid's symbolic 7x7x3 view and its direction (151 entries; the mission text is "
+                  "left out); an episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
+                  "for reaching the matching object, 0 otherwise).", "", memory_table("minigrid.json"), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "popgym.json")):
+        parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", memory_table("popgym.json"), ""]
     if os.path.exists(os.path.join(RESULTS, "speed", "speed.json")):
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):

@@ -241,3 +241,20 @@ def test_eval_noise_at_scale_zero_is_the_scripts_deterministic_evaluation():
     assert rows[0]["mean_return"] == trained["eval_mean_return"]
     assert rows[1]["mean_return"] != rows[0]["mean_return"]  # the noise reaches the actions
     assert [row["episodes"] for row in rows] == [3, 3] and rows[0]["mean_length"] == 200  # PendulumNoVel's time limit
+
+
+def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    machine = {"cpu": "CPU", "cores": 2, "torch": "2", "python": "3"}
+    runs = [{"contender": "ppo_lstm", "env_id": "minigrid:MiniGrid-MemoryS7-v0", "seed": seed, "eval_mean_return": ret,
+             "eval_returns": returns, "train_last20": 0.5} for seed, ret, returns in
+            [(1, 0.4, [0.8, 0.0]), (2, 0.6, [0.6, 0.6])]] + [  # fmt: skip
+        {"contender": "mlp", "env_id": "minigrid:MiniGrid-MemoryS7-v0", "seed": 1, "eval_mean_return": 0.0,
+         "eval_returns": [0.0, 0.0], "train_last20": None}]
+    with open(tmp_path / "minigrid.json", "w") as f:
+        json.dump({"command": "python benchmark/popgym_suite.py --suite minigrid", "machine": machine, "steps": 1000,
+                   "flags": "", "runs": runs}, f)  # fmt: skip
+    table = report.memory_table("minigrid.json").splitlines()
+    assert "their defaults" in table[0] and table[2].endswith("solved |")
+    assert table[5] == "| MiniGrid-MemoryS7-v0 | ppo_lstm | 2 | 0.50 +- 0.10 | 0.50 +- 0.00 | 3/4 |"
+    assert table[4] == "| MiniGrid-MemoryS7-v0 | mlp | 1 | 0.00 +- 0.00 | - | 0/2 |"
