@@ -2,6 +2,8 @@
 
 import json
 import os
+import subprocess
+import sys
 
 import gymnasium as gym
 import numpy as np
@@ -443,18 +445,18 @@ def test_atari_checkpoint_resumes_identically_whatever_layout_it_was_written_in(
         torch.testing.assert_close(contiguous[key], channels_last[key], rtol=0, atol=0)
 
 
+def torchrun(*flags: str, timeout: int = 300) -> subprocess.CompletedProcess:
+    worker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torchrun_worker.py")
+    return subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", worker,
+                           *flags], capture_output=True, text=True, timeout=timeout)  # fmt: skip
+
+
 def test_two_gloo_ranks_train_one_model_and_rank_0_alone_writes():
     """torchrun with two CPU ranks: each steps its own envs (seeded by rank, so their rollouts differ), gradients are
     averaged, so the weights are the same on both after every update; global_step counts both ranks' steps; rank 0
     alone writes the run folder; its checkpoint resumes in one plain process."""
-    import subprocess
-    import sys
-
-    worker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torchrun_worker.py")
-    flags = ["--num-envs", "2", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "2",
-             "--total-timesteps", "192", "--eval-episodes", "1", "--max-episode-steps", "100", "--save-model"]  # fmt: skip
-    out = subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", worker,
-                          *flags], capture_output=True, text=True, timeout=300)  # fmt: skip
+    out = torchrun("--num-envs", "2", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "2",
+                   "--total-timesteps", "192", "--eval-episodes", "1", "--max-episode-steps", "100", "--save-model")
     assert out.returncode == 0, out.stderr[-3000:]
     ranks = [torch.load(f"rank{r}.pt") for r in (0, 1)]
     assert len(ranks[0]["weights"]) == len(ranks[1]["weights"]) == 4  # before training, then after each of 3 updates
@@ -605,3 +607,15 @@ def test_envpool_rows_that_come_back_in_any_order_keep_their_env(monkeypatch):
                 assert a.keys() == b.keys() and all(np.array_equal(a[k], b[k]) for k in a)
             else:
                 np.testing.assert_array_equal(a, b)
+
+
+def test_two_ranks_stop_their_epochs_together_at_the_target_kl():
+    """--target-kl stops the epochs once the KL, averaged over the ranks, passes it: every rank takes the same number
+    of optimiser steps (a rank stopping alone would leave the other waiting in an all-reduce), and the target did stop
+    some update early."""
+    out = torchrun("--num-envs", "2", "--num-steps", "16", "--num-minibatches", "2", "--update-epochs", "8",
+                   "--total-timesteps", "256", "--eval-episodes", "0", "--learning-rate", "0.003", "--target-kl", "0.002",
+                   timeout=120)  # a rank left waiting in a collective would hang: the timeout fails the test
+    assert out.returncode == 0, out.stderr[-3000:]
+    steps = [torch.load(f"rank{r}.pt")["optimizer_steps"] for r in (0, 1)]
+    assert steps[0] == steps[1] < 4 * 8 * 2  # 4 updates of at most 8 epochs of 2 minibatches

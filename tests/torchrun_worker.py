@@ -1,11 +1,13 @@
 """Started by torchrun from test_atari.py: ppo_gru_atari.py's main on this rank, recording the seed its envs get, the
-weights after every update and the values of every rollout, saved as rank{RANK}.pt in the working folder."""
+weights after every update, the values of every rollout and the number of optimiser steps, saved as rank{RANK}.pt in
+the working folder."""
 
 import os
 import sys
 
 import torch
 import tyro
+from torch.optim.optimizer import register_optimizer_step_post_hook
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import ppo_gru_atari as module  # noqa: E402
@@ -29,6 +31,9 @@ def record_seed(args, backend, num_envs, seed, *rest, **kwargs):
     return make_envs(args, backend, num_envs, seed, *rest, **kwargs)
 
 
+optimizer_steps = []
+register_optimizer_step_post_hook(lambda *args: optimizer_steps.append(1))
 module.training_state, module.compute_gae, module.make_envs = record_weights, record_values, record_seed
 module.main(tyro.cli(module.Args))
-torch.save({"weights": weights, "values": values, "env_seeds": env_seeds}, f"rank{os.environ['RANK']}.pt")
+torch.save({"weights": weights, "values": values, "env_seeds": env_seeds, "optimizer_steps": len(optimizer_steps)},
+           f"rank{os.environ['RANK']}.pt")  # fmt: skip
