@@ -140,7 +140,9 @@ def main(args: Args) -> None:
                               "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip
                     # ppo_lstm_continuous.py's defaults are tuned for Pendulum already: it runs on them
                     measured = run_ours(script, env_id, seed, args.steps, "" if is_continuous else args.flags)
-                rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed, **measured}
+                # the machine of each row: a suite too long for one sitting may be finished on another
+                rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed,
+                                                   "cpu": machine()["cpu"], **measured}  # fmt: skip
                 write(args, rows)  # what was measured is kept if the run stops here
                 print(contender, env_id, seed, measured["eval_mean_return"], measured["train_last20"], flush=True)
     write(args, rows)
