@@ -1,10 +1,14 @@
 """Sample efficiency beside the reference peer, in the same run, on the same seeds: the first step at which the mean
 of the last 20 training episodes reaches 475, seed by seed, on this machine. `--task lstm` (the default):
 ppo_lstm.py and sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published agent, on
-CartPoleNoVel-v1; `--task mlp`: ppo_mlp_cartpole.py and SB3's PPO with the zoo's recipe, on CartPole-v1.
+CartPoleNoVel-v1; `--task mlp`: ppo_mlp_cartpole.py and SB3's PPO with the zoo's recipe, on CartPole-v1;
+`--task pendulum`: ppo_lstm_continuous.py and RecurrentPPO with the zoo's PendulumNoVel-v1 agent (gSDE), both run to
+--stop-at steps (no early stop) and evaluated deterministically over 10 episodes, with the steps to a last-20 mean of
+-200 beside.
 
 python benchmark/peer_reach.py                 # writes benchmark/results/peer_reach.json (up to 8 min per seed)
 python benchmark/peer_reach.py --task mlp      # writes benchmark/results/peer_reach_mlp.json
+python benchmark/peer_reach.py --task pendulum # writes benchmark/results/peer_reach_pendulum.json (about 10 min a seed)
 
 The zoo's `normalize: true` is VecNormalize with its defaults: observations AND rewards normalised during
 training, with the algorithm's gamma (the zoo passes it on). A run stops once it has reached the threshold,
@@ -37,8 +41,8 @@ import run as runner  # noqa: E402
 from speed import machine  # noqa: E402
 
 import ppo_lstm  # noqa: E402, F401  (registers CartPoleNoVel-v1)
+import ppo_lstm_continuous  # noqa: E402, F401  (registers PendulumNoVel-v1)
 
-THRESHOLD = plot.THRESHOLDS["CartPoleNoVel-v1"]
 # the zoo's `normalize: true`: VecNormalize's defaults normalise rewards as well as observations, and the zoo sets its
 # gamma to the algorithm's
 VEC_NORMALIZE = dict(norm_obs=True, norm_reward=True, gamma=0.98)
@@ -58,7 +62,8 @@ class Args:
     stop_at: int = 100_000
     """a run that has not reached the threshold by this many steps is stopped and counted as not reached"""
     task: str = "lstm"
-    """`lstm`: ppo_lstm.py beside RecurrentPPO on CartPoleNoVel-v1; `mlp`: ppo_mlp_cartpole.py beside PPO on CartPole-v1"""
+    """`lstm`: ppo_lstm.py beside RecurrentPPO on CartPoleNoVel-v1; `mlp`: ppo_mlp_cartpole.py beside PPO on CartPole-v1;
+    `pendulum`: ppo_lstm_continuous.py beside RecurrentPPO with gSDE on PendulumNoVel-v1"""
     ours_flags: str = ""
     """flags added to our script's command line (recorded in the results)"""
     settings: str = "zoo"
@@ -67,11 +72,15 @@ class Args:
     (results/peer_reach_matched.json)"""
 
 
-# per task: the env, our script, the peer's name in the results, and the peer's VecNormalize (None: not wrapped)
+# per task: the env, our script, the peer's name in the results, the peer's VecNormalize (None: not wrapped), and
+# whether a run stops once it reaches the threshold (the Pendulum target is the evaluation at the end)
 TASKS = {
-    "lstm": dict(env_id="CartPoleNoVel-v1", script="ppo_lstm.py", peer="sb3-contrib", vec_normalize=VEC_NORMALIZE),
-    "mlp": dict(env_id="CartPole-v1", script="ppo_mlp_cartpole.py", peer="sb3", vec_normalize=None),
-}
+    "lstm": dict(env_id="CartPoleNoVel-v1", script="ppo_lstm.py", peer="sb3-contrib", vec_normalize=VEC_NORMALIZE,
+                 early_stop=True),
+    "mlp": dict(env_id="CartPole-v1", script="ppo_mlp_cartpole.py", peer="sb3", vec_normalize=None, early_stop=True),
+    "pendulum": dict(env_id="PendulumNoVel-v1", script="ppo_lstm_continuous.py", peer="sb3-contrib", vec_normalize=None,
+                     early_stop=False),
+}  # fmt: skip
 
 
 def out_path(args: Args) -> str:
@@ -84,18 +93,19 @@ def out_path(args: Args) -> str:
 
 
 class StopAtThreshold(BaseCallback):
-    """Records (step, return) of every finished training episode; ends the run at the threshold or the cap."""
+    """Records (step, return) of every finished training episode; ends the run at the threshold (when `early_stop`)
+    or the cap."""
 
-    def __init__(self, stop_at: int):
+    def __init__(self, stop_at: int, threshold: float, early_stop: bool = True):
         super().__init__()
-        self.stop_at, self.curve, self.reached = stop_at, [], None
+        self.stop_at, self.threshold, self.early_stop, self.curve, self.reached = stop_at, threshold, early_stop, [], None
 
     def _on_step(self) -> bool:
         finished = [(self.num_timesteps, info["episode"]["r"]) for info in self.locals["infos"] if "episode" in info]
         if finished:  # the running mean moves only when an episode ends
             self.curve += finished
-            self.reached = plot.steps_to_threshold(self.curve, THRESHOLD)
-        return self.reached is None and self.num_timesteps < self.stop_at
+            self.reached = plot.steps_to_threshold(self.curve, self.threshold)
+        return (self.reached is None or not self.early_stop) and self.num_timesteps < self.stop_at
 
 
 def run(seed: int, stop_at: int, settings: str, task: str = "lstm") -> dict:
@@ -103,7 +113,13 @@ def run(seed: int, stop_at: int, settings: str, task: str = "lstm") -> dict:
         model = PPO("MlpPolicy", make_vec_env("CartPole-v1", n_envs=8, seed=seed), n_steps=32, batch_size=256, n_epochs=20,
                     gamma=0.98, gae_lambda=0.8, ent_coef=0.0, learning_rate=lambda progress: 1e-3 * progress,
                     clip_range=lambda progress: 0.2 * progress, seed=seed, device="cpu")  # fmt: skip
-        return learn(model, stop_at)
+        return learn(model, stop_at, task)
+    if task == "pendulum":  # the zoo's PendulumNoVel-v1 entry: gSDE, 4 envs x 1024 steps, no normalisation, the
+        # policy's defaults otherwise (an LSTM of 256 for each of actor and critic)
+        model = RecurrentPPO("MlpLstmPolicy", make_vec_env("PendulumNoVel-v1", n_envs=4, seed=seed), n_steps=1024,
+                             gae_lambda=0.95, gamma=0.9, n_epochs=10, ent_coef=0.0, learning_rate=1e-3, clip_range=0.2,
+                             use_sde=True, sde_sample_freq=4, seed=seed, device="cpu")  # fmt: skip
+        return learn(model, stop_at, task)
     # what both settings share, from the zoo's published agent (its model card): VecNormalize as above, no
     # orthogonal init, an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
     chosen = SETTINGS[settings]
@@ -114,30 +130,39 @@ def run(seed: int, stop_at: int, settings: str, task: str = "lstm") -> dict:
         policy_kwargs=dict(ortho_init=False, activation_fn=chosen["activation_fn"], lstm_hidden_size=64,
                            enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])),
     )  # fmt: skip
-    return learn(model, stop_at)
+    return learn(model, stop_at, task)
 
 
-def learn(model, stop_at: int) -> dict:
-    callback, start = StopAtThreshold(stop_at), time.time()
+def learn(model, stop_at: int, task: str = "lstm") -> dict:
+    env_id, early_stop = TASKS[task]["env_id"], TASKS[task]["early_stop"]
+    callback, start = StopAtThreshold(stop_at, plot.THRESHOLDS[env_id], early_stop), time.time()
     model.learn(100_000, callback=callback)
     last20 = statistics.mean(value for _, value in callback.curve[-20:])
-    return {"seed": model.seed, "steps_to_threshold": callback.reached, "steps_run": model.num_timesteps,
-            "episodes": len(callback.curve), "last20_mean_at_stop": round(last20, 1),
-            "seconds": round(time.time() - start, 1)}  # fmt: skip
+    result = {"seed": model.seed, "steps_to_threshold": callback.reached, "steps_run": model.num_timesteps,
+              "episodes": len(callback.curve), "last20_mean_at_stop": round(last20, 1),
+              "seconds": round(time.time() - start, 1)}  # fmt: skip
+    if not early_stop:  # the deterministic evaluation at the end, 10 episodes on a fresh env, as our scripts do
+        from stable_baselines3.common.evaluation import evaluate_policy
+
+        eval_env = make_vec_env(env_id, n_envs=1, seed=model.seed + 100_000)
+        returns, _ = evaluate_policy(model, eval_env, n_eval_episodes=10, deterministic=True, return_episode_rewards=True)
+        result["eval_mean_return"] = round(statistics.mean(returns), 1)
+    return result
 
 
-def run_ours(seed: int, task: str = "lstm", flags: str = "") -> dict:
-    """Our script with its defaults (100k steps) and any --ours-flags, one process, one torch thread, as the peer runs."""
+def run_ours(seed: int, task: str = "lstm", flags: str = "", stop_at: int = 100_000) -> dict:
+    """Our script with its defaults and any --ours-flags for --stop-at steps, one process, one torch thread, as the peer
+    runs."""
     start = time.time()
     with tempfile.TemporaryDirectory() as cwd:
         argv = [sys.executable, os.path.join(os.path.dirname(HERE), TASKS[task]["script"]), "--env-id",
-                TASKS[task]["env_id"], "--seed", str(seed), *flags.split()]  # fmt: skip
+                TASKS[task]["env_id"], "--seed", str(seed), "--total-timesteps", str(stop_at), *flags.split()]  # fmt: skip
         subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
         (run_dir,) = [os.path.join(cwd, "runs", d) for d in os.listdir(os.path.join(cwd, "runs"))]
         curve = [(step, value) for step, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
         with open(os.path.join(run_dir, "summary.json")) as f:
             summary = json.load(f)
-    return {"seed": seed, "steps_to_threshold": plot.steps_to_threshold(curve, THRESHOLD),
+    return {"seed": seed, "steps_to_threshold": plot.steps_to_threshold(curve, plot.THRESHOLDS[TASKS[task]["env_id"]]),
             "steps_run": summary["global_step"], "episodes": len(curve),
             "eval_mean_return": summary["eval_mean_return"], "seconds": round(time.time() - start, 1)}  # fmt: skip
 
@@ -159,14 +184,14 @@ def main(args: Args) -> None:
                 if script == task["peer"]:
                     measured = run(seed, args.stop_at, args.settings, args.task)
                 else:
-                    measured = run_ours(seed, args.task, args.ours_flags)
+                    measured = run_ours(seed, args.task, args.ours_flags, args.stop_at)
                 done[(script, seed)] = {"script": script, **measured}
                 write(sorted(done.values(), key=lambda row: (row["seed"], row["script"])), args)  # keeps what it measured
             print(done[(script, seed)], flush=True)
     rows = [done[(script, seed)] for seed in args.seeds for script in [task["peer"], task["script"]]]
     write(rows, args)
     print(
-        f"median steps to last-20 mean >= {THRESHOLD:.0f}: {task['peer']} {median_steps(rows[::2])}, "
+        f"median steps to last-20 mean >= {plot.THRESHOLDS[task['env_id']]:.0f}: {task['peer']} {median_steps(rows[::2])}, "
         f"{task['script']} {median_steps(rows[1::2])}  -> {out_path(args)}"
     )
 
@@ -185,11 +210,14 @@ def write(rows: list[dict], args: Args) -> None:
         "command": "python benchmark/peer_reach.py " + " ".join(sys.argv[1:]),
         "machine": machine(),
         "env_id": task["env_id"],
-        "peer": "sb3-contrib RecurrentPPO" if args.task == "lstm" else "SB3 PPO",
+        "peer": "SB3 PPO" if args.task == "mlp" else "sb3-contrib RecurrentPPO",
         "settings": args.settings,
         "vec_normalize": task["vec_normalize"],
         "ours_flags": args.ours_flags,
-        "threshold": THRESHOLD,
+        "threshold": plot.THRESHOLDS[task["env_id"]],
+        "eval_mean_over_seeds": {name: round(statistics.mean(r["eval_mean_return"] for r in group), 1)
+                                 for name, group in [(task["peer"], peer), (task["script"], ours)]
+                                 if group and all(r.get("eval_mean_return") is not None for r in group)},
         "stop_at": args.stop_at,
         "median_steps_to_threshold": median_steps(peer) if peer else None,
         "ours_median_steps_to_threshold": median_steps(ours) if ours else None,

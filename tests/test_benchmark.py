@@ -258,3 +258,30 @@ def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, m
     assert "their defaults" in table[0] and table[2].endswith("solved |")
     assert table[5] == "| MiniGrid-MemoryS7-v0 | ppo_lstm | 2 | 0.50 +- 0.10 | 0.50 +- 0.00 | 3/4 |"
     assert table[4] == "| MiniGrid-MemoryS7-v0 | mlp | 1 | 0.00 +- 0.00 | - | 0/2 |"
+
+
+def test_pendulum_peer_runs_with_the_zoos_gsde_agent_to_the_end_and_is_evaluated(monkeypatch):
+    """`--task pendulum`: RecurrentPPO with the zoo's PendulumNoVel-v1 entry (gSDE sampled every 4 steps, 4 envs x
+    1024 steps, gamma 0.9, no VecNormalize); the run does not stop at the threshold; a deterministic evaluation follows."""
+    import peer_reach
+
+    seen = {}
+
+    def learn(self, total_timesteps, callback=None):
+        seen.update(model=self)
+        callback.curve = [(1000, -150.0)] * 20
+        callback.reached = 1000
+        return self
+
+    monkeypatch.setattr(peer_reach.RecurrentPPO, "learn", learn)
+    monkeypatch.setattr("stable_baselines3.common.evaluation.evaluate_policy",
+                        lambda model, env, **kwargs: ([-170.0, -190.0], [200, 200]))  # fmt: skip
+    result = peer_reach.run(seed=3, stop_at=100_000, settings="zoo", task="pendulum")
+    model = seen["model"]
+    assert model.use_sde and model.sde_sample_freq == 4 and model.get_env().__class__.__name__ == "DummyVecEnv"
+    assert (model.get_env().num_envs, model.n_steps, model.n_epochs, model.gamma, model.gae_lambda) == (4, 1024, 10, 0.9, 0.95)
+    assert result["eval_mean_return"] == -180.0 and result["steps_to_threshold"] == 1000
+    for early_stop, goes_on in [(False, True), (True, False)]:  # after the threshold was reached at step 500
+        callback = peer_reach.StopAtThreshold(100_000, -200, early_stop=early_stop)
+        callback.reached, callback.num_timesteps, callback.locals = 500, 2000, {"infos": [{}]}
+        assert callback._on_step() is goes_on
