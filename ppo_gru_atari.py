@@ -603,6 +603,7 @@ def main(args: Args) -> dict | None:
     next_obs = torch.as_tensor(next_obs_np, device=device)
     lives = info["lives"]
     next_episode_starts = torch.ones(args.num_envs, device=device)
+    group_rows = [torch.as_tensor(ids, device=device) for ids in envs.groups]  # on the device once, not every step
     game_return = np.zeros(args.num_envs)
     game_length = np.zeros(args.num_envs, dtype=int)
     recent_returns = []
@@ -629,7 +630,8 @@ def main(args: Args) -> dict | None:
                         next_obs_np, reward, terminated, truncated, info = envs.recv(group)
                         # rows may come back in any order: storage, state and bookkeeping are indexed by env id
                         ids = info["env_id"]
-                        rows = torch.as_tensor(ids, device=device)
+                        in_order = np.array_equal(ids, group_ids)
+                        rows = group_rows[group] if in_order else torch.as_tensor(ids, device=device)
                         life_lost = (info["lives"] < lives[ids]) & ~terminated & ~truncated
                         lives[ids] = info["lives"]
                         rewards[step - 1, ids] = np.sign(reward)
@@ -658,8 +660,7 @@ def main(args: Args) -> dict | None:
                             game_return[i] = 0.0
                             game_length[i] = 0
                     if step < args.num_steps:
-                        ids = group_ids
-                        rows = torch.as_tensor(ids, device=device)
+                        ids, rows = group_ids, group_rows[group]
                         global_step += len(ids) * world_size
                         obs[step, rows] = next_obs[rows]
                         episode_starts[step, rows] = next_episode_starts[rows]
