@@ -101,7 +101,7 @@ class Args:
     env_threads: int | None = None
     """envpool worker threads (default: the cores this rank may use, at most one per env)"""
     env_groups: int = 2
-    """envpool: the envs step in this many groups (at most one env each), one group's step overlapping the next
+    """envpool: the envs step in this many groups (never more than the envs), one group's step overlapping the next
     group's inference"""
 
     # Recurrence
