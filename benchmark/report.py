@@ -68,6 +68,37 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
     return "\n".join(lines)
 
 
+def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
+    """benchmark/peer_reach.py --task pendulum: the deterministic evaluation at the end of each seed's run, ours beside
+    the peer, and the steps to a last-20 training mean of -200."""
+    with open(os.path.join(RESULTS, name)) as f:
+        peer = json.load(f)
+    m = peer["machine"]
+    rows = {(row["script"], row["seed"]): row for row in peer["runs"]}
+    ours, theirs = "ppo_lstm_continuous.py", "sb3-contrib"
+    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+             f"Command: `{peer['command'].strip()}`; {peer['stop_at']:,} steps per run.", "",
+             "| seed | ppo_lstm_continuous.py (defaults): eval | steps to -200 | sb3-contrib RecurrentPPO (zoo, gSDE): eval "
+             "| steps to -200 |", "|---|---|---|---|---|"]  # fmt: skip
+
+    def cells(row: dict | None) -> str:
+        if row is None:
+            return "- | -"
+        reached = f"{row['steps_to_threshold']:,}" if row["steps_to_threshold"] else "not reached"
+        return f"{row['eval_mean_return']:.1f} | {reached}"
+
+    seeds = sorted({seed for _, seed in rows})
+    for seed in seeds:
+        lines.append(f"| {seed} | {cells(rows.get((ours, seed)))} | {cells(rows.get((theirs, seed)))} |")
+    both = [seed for seed in seeds if (ours, seed) in rows and (theirs, seed) in rows]
+    if both:
+        mean = {name: statistics.mean(rows[(name, seed)]["eval_mean_return"] for seed in both) for name in (ours, theirs)}
+        at_200 = {name: sum(rows[(name, seed)]["eval_mean_return"] >= -200 for seed in both) for name in (ours, theirs)}
+        lines.append(f"| mean of the {len(both)} seeds both ran | {mean[ours]:.1f} ({at_200[ours]} >= -200) | | "
+                     f"{mean[theirs]:.1f} ({at_200[theirs]} >= -200) | |")  # fmt: skip
+    return "\n".join(lines)
+
+
 def memory_table(name: str) -> str:
     """benchmark/popgym_suite.py's results file `name`: per env and contender, the deterministic evaluation and the
     last 20 training episodes (mean +- std over seeds), and, on MiniGrid, the share of evaluation episodes solved."""
@@ -154,6 +185,12 @@ def main() -> None:
                   "One NVIDIA H100, 16 cores; Breakout-v5 with envpool and CleanRL's settings (8 envs x 128 steps, "
                   "4 minibatches, 4 epochs, lr 2.5e-4); each run stopped after 330-420 s. The CUDA path passed the "
                   "Atari tests there (`results/atari_gpu/pytest.txt`).", "", atari_gpu_table(), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum.json")):
+        parts += ["PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO with rl-baselines3-zoo's published settings for it "
+                  "(gSDE resampled every 4 steps, 4 envs x 1024 steps, 10 epochs, gamma 0.9, lr 1e-3, an LSTM of 256 "
+                  "for each of actor and critic), both trained 100k steps and evaluated deterministically over 10 "
+                  "episodes, in one run of `benchmark/peer_reach.py --task pendulum`:", "",
+                  pendulum_peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "minigrid.json")):
         parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid`)", "",
                   "ppo_lstm.py reads MiniGrid's symbolic 7x7x3 view and its direction (151 entries; the mission text is "

@@ -285,3 +285,17 @@ def test_pendulum_peer_runs_with_the_zoos_gsde_agent_to_the_end_and_is_evaluated
         callback = peer_reach.StopAtThreshold(100_000, -200, early_stop=early_stop)
         callback.reached, callback.num_timesteps, callback.locals = 500, 2000, {"infos": [{}]}
         assert callback._on_step() is goes_on
+
+
+def test_pendulum_peer_table_sets_each_seeds_evaluation_beside_the_peer(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    machine = {"cpu": "CPU", "cores": 2, "torch": "2", "python": "3"}
+    runs = [{"script": "sb3-contrib", "seed": 1, "steps_to_threshold": 40_000, "eval_mean_return": -150.0},
+            {"script": "ppo_lstm_continuous.py", "seed": 1, "steps_to_threshold": None, "eval_mean_return": -250.0},
+            {"script": "sb3-contrib", "seed": 2, "steps_to_threshold": None, "eval_mean_return": -450.0}]  # fmt: skip
+    with open(tmp_path / "peer_reach_pendulum.json", "w") as f:
+        json.dump({"command": "python benchmark/peer_reach.py --task pendulum", "machine": machine, "stop_at": 100_000,
+                   "runs": runs}, f)  # fmt: skip
+    table = report.pendulum_peer_table().splitlines()
+    assert table[4:] == ["| 1 | -250.0 | not reached | -150.0 | 40,000 |", "| 2 | - | - | -450.0 | not reached |",
+                         "| mean of the 1 seeds both ran | -250.0 (0 >= -200) | | -150.0 (1 >= -200) | |"]  # fmt: skip
