@@ -78,8 +78,8 @@ TASKS = {
     "lstm": dict(env_id="CartPoleNoVel-v1", script="ppo_lstm.py", peer="sb3-contrib", vec_normalize=VEC_NORMALIZE,
                  early_stop=True),
     "mlp": dict(env_id="CartPole-v1", script="ppo_mlp_cartpole.py", peer="sb3", vec_normalize=None, early_stop=True),
-    "pendulum": dict(env_id="PendulumNoVel-v1", script="ppo_lstm_continuous.py", peer="sb3-contrib", vec_normalize=None,
-                     early_stop=False),
+    "pendulum": dict(env_id="PendulumNoVel-v1", script="ppo_lstm_continuous.py", peer="sb3-contrib",
+                     vec_normalize=dict(norm_obs=True, norm_reward=True, gamma=0.9), early_stop=False),
 }  # fmt: skip
 
 
@@ -114,11 +114,13 @@ def run(seed: int, stop_at: int, settings: str, task: str = "lstm") -> dict:
                     gamma=0.98, gae_lambda=0.8, ent_coef=0.0, learning_rate=lambda progress: 1e-3 * progress,
                     clip_range=lambda progress: 0.2 * progress, seed=seed, device="cpu")  # fmt: skip
         return learn(model, stop_at, task)
-    if task == "pendulum":  # the zoo's PendulumNoVel-v1 entry: gSDE, 4 envs x 1024 steps, no normalisation, the
-        # policy's defaults otherwise (an LSTM of 256 for each of actor and critic)
-        model = RecurrentPPO("MlpLstmPolicy", make_vec_env("PendulumNoVel-v1", n_envs=4, seed=seed), n_steps=1024,
-                             gae_lambda=0.95, gamma=0.9, n_epochs=10, ent_coef=0.0, learning_rate=1e-3, clip_range=0.2,
-                             use_sde=True, sde_sample_freq=4, seed=seed, device="cpu")  # fmt: skip
+    if task == "pendulum":  # rl_zoo3 2.9.2's PendulumNoVel-v1 entry (hyperparams/ppo_lstm.yml, as its train.py prints
+        # it): gSDE resampled every 4 steps, 4 envs x 1024 steps, VecNormalize with gamma 0.9, LSTMs of 64
+        env = VecNormalize(make_vec_env("PendulumNoVel-v1", n_envs=4, seed=seed), gamma=0.9)
+        model = RecurrentPPO("MlpLstmPolicy", env, n_steps=1024, gae_lambda=0.95, gamma=0.9, n_epochs=10, ent_coef=0.0,
+                             learning_rate=1e-3, clip_range=0.2, use_sde=True, sde_sample_freq=4, seed=seed, device="cpu",
+                             policy_kwargs=dict(ortho_init=False, activation_fn=torch.nn.ReLU, lstm_hidden_size=64,
+                                                enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])))  # fmt: skip
         return learn(model, stop_at, task)
     # what both settings share, from the zoo's published agent (its model card): VecNormalize as above, no
     # orthogonal init, an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
@@ -145,6 +147,9 @@ def learn(model, stop_at: int, task: str = "lstm") -> dict:
         from stable_baselines3.common.evaluation import evaluate_policy
 
         eval_env = make_vec_env(env_id, n_envs=1, seed=model.seed + 100_000)
+        if isinstance(model.get_env(), VecNormalize):  # the training statistics, frozen; the raw rewards counted
+            eval_env = VecNormalize(eval_env, training=False, norm_reward=False, gamma=model.gamma)
+            eval_env.obs_rms = model.get_env().obs_rms.copy()
         returns, _ = evaluate_policy(model, eval_env, n_eval_episodes=10, deterministic=True, return_episode_rewards=True)
         result["eval_mean_return"] = round(statistics.mean(returns), 1)
     return result

@@ -261,8 +261,9 @@ def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, m
 
 
 def test_pendulum_peer_runs_with_the_zoos_gsde_agent_to_the_end_and_is_evaluated(monkeypatch):
-    """`--task pendulum`: RecurrentPPO with the zoo's PendulumNoVel-v1 entry (gSDE sampled every 4 steps, 4 envs x
-    1024 steps, gamma 0.9, no VecNormalize); the run does not stop at the threshold; a deterministic evaluation follows."""
+    """`--task pendulum`: RecurrentPPO with rl_zoo3 2.9.2's PendulumNoVel-v1 entry (gSDE sampled every 4 steps, 4 envs
+    x 1024 steps, gamma 0.9, VecNormalize, LSTMs of 64); the run does not stop at the threshold; a deterministic
+    evaluation follows, with the training statistics frozen."""
     import peer_reach
 
     seen = {}
@@ -274,12 +275,23 @@ def test_pendulum_peer_runs_with_the_zoos_gsde_agent_to_the_end_and_is_evaluated
         return self
 
     monkeypatch.setattr(peer_reach.RecurrentPPO, "learn", learn)
-    monkeypatch.setattr("stable_baselines3.common.evaluation.evaluate_policy",
-                        lambda model, env, **kwargs: ([-170.0, -190.0], [200, 200]))  # fmt: skip
+    from stable_baselines3.common.vec_env import VecNormalize
+
+    evaluated = {}
+
+    def evaluate(model, env, **kwargs):
+        evaluated.update(env=env)
+        return [-170.0, -190.0], [200, 200]
+
+    monkeypatch.setattr("stable_baselines3.common.evaluation.evaluate_policy", evaluate)
     result = peer_reach.run(seed=3, stop_at=100_000, settings="zoo", task="pendulum")
-    model = seen["model"]
-    assert model.use_sde and model.sde_sample_freq == 4 and model.get_env().__class__.__name__ == "DummyVecEnv"
-    assert (model.get_env().num_envs, model.n_steps, model.n_epochs, model.gamma, model.gae_lambda) == (4, 1024, 10, 0.9, 0.95)
+    model, env = seen["model"], seen["model"].get_env()
+    assert model.use_sde and model.sde_sample_freq == 4
+    assert isinstance(env, VecNormalize) and env.norm_obs and env.norm_reward and env.gamma == 0.9
+    assert (env.num_envs, model.n_steps, model.n_epochs, model.gamma, model.gae_lambda) == (4, 1024, 10, 0.9, 0.95)
+    kwargs = model.policy_kwargs
+    assert kwargs["lstm_hidden_size"] == 64 and kwargs["activation_fn"] is torch.nn.ReLU and not kwargs["ortho_init"]
+    assert not evaluated["env"].training and not evaluated["env"].norm_reward  # frozen statistics, raw returns
     assert result["eval_mean_return"] == -180.0 and result["steps_to_threshold"] == 1000
     for early_stop, goes_on in [(False, True), (True, False)]:  # after the threshold was reached at step 500
         callback = peer_reach.StopAtThreshold(100_000, -200, early_stop=early_stop)
