@@ -249,16 +249,15 @@ def check_env(args: Args) -> np.ndarray:
         modes = env.metadata.get("render_modes")
         fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
     obs_space, act_space = env.observation_space, env.action_space
-    env.close()
-    if isinstance(obs_space, gym.spaces.Dict) and any(is_text(part) for part in obs_space.values()):
-        text = [key for key, part in obs_space.items() if is_text(part)]
+    text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
+    if text:
         print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
-        obs_space = gym.spaces.Dict({key: part for key, part in obs_space.items() if key not in text})
     try:
-        entries = np.ones(obs_space.shape[0], dtype=bool) if is_vector(obs_space) else box_entries(obs_space)
+        entries = np.ones(obs_space.shape[0], dtype=bool) if is_vector(obs_space) else FlatObservation(env).box_entries
     except ValueError as error:
         fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, MultiDiscrete, "
              f"MultiBinary, and Tuple or Dict of these")  # fmt: skip
+    env.close()
     if len(entries) > 4096 and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Discrete | gym.spaces.MultiDiscrete) or len(act_space.shape) > 1:
