@@ -99,6 +99,9 @@ class Args:
     noise_corr: float = 0.0
     """correlation of the exploration noise between consecutive steps of an episode (0: drawn anew each step;
     0.95 lets MountainCarContinuousNoVel-v0 find the flag); the Gaussian and its logprob stay as they are"""
+    sde_freq: int = 0
+    """state-dependent exploration (gSDE) when K > 0: the noise is a linear map of the actor's features, its
+    weights drawn every K steps and at each episode start, so the std depends on the state (0: off)"""
 
     # Recurrence
     rnn_hidden_size: int = 64
@@ -272,9 +275,14 @@ class Agent(nn.Module):
         self.actor_mean = nn.Sequential(
             layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, action_dim), std=0.01)
         )
-        self.actor_logstd = nn.Parameter(torch.full((1, action_dim), args.init_logstd))
+        # gSDE: one log-std per (feature, action) weight of the noise map; otherwise one per action
+        self.sde = args.sde_freq > 0
+        self.actor_logstd = nn.Parameter(torch.full((64 if self.sde else 1, action_dim), args.init_logstd))
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
+
+    def noise_shape(self, action_space: gym.spaces.Box) -> tuple[int, ...]:
+        return (64,) + action_space.shape if self.sde else action_space.shape
 
     def get_initial_state(self, num_envs: int) -> tuple[torch.Tensor, torch.Tensor]:
         num_lstms = 1 if self.critic_lstm is None else 2
@@ -335,7 +343,8 @@ class Agent(nn.Module):
 
     def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True, noise=None):
         # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path;
-        # noise (N, action_dim), standard normal, sets the sample to mean + std * noise instead of a fresh draw
+        # noise, standard normal, sets the sample instead of a fresh draw: mean + std * noise with noise (N, action_dim),
+        # or with gSDE mean + features @ (exp(logstd) * noise) with noise (N, 64, action_dim)
         hidden, new_state = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), episode_starts, need_state)
         critic_hidden = hidden
         if self.critic_lstm is not None:
@@ -343,14 +352,34 @@ class Agent(nn.Module):
             critic_hidden, critic_state = self._unroll(self.critic_lstm, obs, critic_state, episode_starts, need_state)
             if need_state:
                 new_state = tuple(torch.cat([a, c]) for a, c in zip(new_state, critic_state, strict=True))
-        action_mean = self.actor_mean(hidden)
-        std = self.actor_logstd.expand_as(action_mean).exp()
+        features = self.actor_mean[1](self.actor_mean[0](hidden))
+        action_mean = self.actor_mean[2](features)
+        if self.sde:  # the variance of features @ (exp(logstd) * noise); the features are not trained through the std
+            features = features.detach()
+            std = (features.pow(2) @ self.actor_logstd.exp().pow(2) + 1e-6).sqrt()
+        else:
+            std = self.actor_logstd.expand_as(action_mean).exp()
         probs = Normal(action_mean, std, validate_args=False)  # the training loop reports non-finite values
         if action is None and deterministic:
             action = action_mean
         elif action is None:  # unclipped: the env boundary clips, the logprob is of the sample itself
-            action = probs.sample() if noise is None else action_mean + probs.stddev * noise
+            if noise is None:
+                action = probs.sample()
+            elif self.sde:
+                action = action_mean + torch.einsum("nf,nfa->na", features, self.actor_logstd.exp() * noise)
+            else:
+                action = action_mean + std * noise
         return action, probs.log_prob(action).sum(1), probs.entropy().sum(1), self.critic(critic_hidden), new_state
+
+
+def next_noise(noise: torch.Tensor, episode_starts: torch.Tensor, step: int, args: Args) -> torch.Tensor:
+    """The exploration noise of rollout step `step`: gSDE's weights drawn anew every --sde-freq steps and where an
+    episode starts, or else the --noise-corr process."""
+    if not args.sde_freq:
+        return correlated_noise(noise, episode_starts, args.noise_corr)
+    redraw = torch.ones_like(episode_starts) if step % args.sde_freq == 0 else episode_starts
+    keep = (1.0 - redraw).view(-1, 1, 1)
+    return keep * noise + (1.0 - keep) * torch.randn_like(noise)
 
 
 def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float) -> torch.Tensor:
@@ -386,11 +415,11 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
         obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
         state = agent.get_initial_state(1)  # zeros: every episode starts afresh
         episode_start = torch.ones(1, device=device)
-        noise = torch.zeros((1,) + env.action_space.shape, device=device)
-        episode_return, ended = 0.0, False
+        noise = torch.zeros((1,) + agent.noise_shape(env.action_space), device=device)
+        episode_return, ended, step = 0.0, False, 0
         while not ended:
             if args.eval_sample:  # the exploration noise of training, drawn afresh with each episode
-                noise = correlated_noise(noise, episode_start, args.noise_corr)
+                noise = next_noise(noise, episode_start, step, args)
             with torch.no_grad():
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
                 action, _, _, _, state = agent.get_action_and_value(
@@ -399,7 +428,7 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
             action = np.clip(action[0].cpu().numpy(), env.action_space.low, env.action_space.high)
             obs, reward, terminated, truncated, _ = env.step(action)
             episode_return += float(reward)
-            ended = terminated or truncated
+            ended, step = terminated or truncated, step + 1
             episode_start = torch.zeros(1, device=device)
         returns.append(episode_return)
     env.close()
@@ -414,6 +443,8 @@ def check_args(args: Args) -> None:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
+    if args.sde_freq < 0 or (args.sde_freq and args.noise_corr):
+        fail("--sde-freq must not be negative, and gSDE (--sde-freq) and --noise-corr do not combine")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -445,7 +476,7 @@ def load_checkpoint(path: str, env_id: str) -> dict:
 
 
 # what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward"]
+CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward", "sde_freq"]
 
 
 def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
@@ -558,7 +589,7 @@ def main(args: Args) -> dict:
     envs.action_space.seed(args.seed)
     next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     next_episode_starts = torch.ones(args.num_envs, device=device)
-    noise = torch.zeros((args.num_envs,) + envs.single_action_space.shape, device=device)
+    noise = torch.zeros((args.num_envs,) + agent.noise_shape(envs.single_action_space), device=device)
     episode_return = np.zeros(args.num_envs)
     episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
@@ -580,7 +611,7 @@ def main(args: Args) -> dict:
                     seq_states[1][step // seq_len] = state[1]
                 obs[step] = next_obs
                 episode_starts[step] = next_episode_starts
-                noise = correlated_noise(noise, next_episode_starts, args.noise_corr)
+                noise = next_noise(noise, next_episode_starts, step, args)
                 with torch.no_grad():
                     action, logprob, _, value, state = agent.get_action_and_value(
                         next_obs, state, next_episode_starts, noise=noise

@@ -172,3 +172,76 @@ def test_eval_sample_evaluates_the_policy_as_sampled_and_says_so(monkeypatch):
     noises = torch.stack([step[1].flatten() for step in steps]).view(3, 10)  # 3 episodes of 10 steps
     assert np.corrcoef(noises[:, :-1].flatten(), noises[:, 1:].flatten())[0, 1] > 0.5  # correlated within episodes
     assert noises.std() > 0.3
+
+
+def test_sde_samples_map_the_features_with_weights_redrawn_every_k_steps_and_at_episode_starts(monkeypatch):
+    """--sde-freq 3: each sample is mean + features @ (exp(logstd) * noise), its logprob that of the Gaussian whose
+    variance is features^2 @ exp(logstd)^2 (so the std differs from state to state), the noise weights held for 3
+    steps and drawn anew at every 3rd rollout step and where an episode starts; evaluation with --eval-sample
+    draws them the same way; the replay reproduces the rollout."""
+    module = load("ppo_lstm_continuous")
+    calls, features = [], []  # (obs rows, episode starts, noise, mean, sigma, action, logprob, features) per sampling call
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, done, action=None, deterministic=False, **kwargs):
+        hook = self.actor_mean[1].register_forward_hook(lambda m, i, out: features.append(out.detach().clone()))
+        result = original(self, obs, state, done, action, deterministic, **kwargs)
+        hook.remove()
+        if action is None and not deterministic:
+            mean = original(self, obs, state, done, deterministic=True)[0]
+            sigma = self.actor_logstd.exp().detach()
+            calls.append((len(obs), done.clone(), kwargs["noise"].clone(), mean, sigma, *result[:2], features[-1]))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    summary = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", sde_freq=3, init_logstd=-1.0, num_steps=30,
+                  total_timesteps=240, eval_sample=True, eval_episodes=2)  # fmt: skip
+    rollout = [c for c in calls if c[0] == 4]
+    evaluation = [c for c in calls if c[0] == 1]
+    assert len(rollout) == 60 and len(evaluation) == 20 and summary["eval_mode"] == "sample"
+    for _, _, noise, mean, sigma, action, logprob, feats in calls:
+        assert noise.shape == (len(mean), 64, 1) and sigma.shape == (64, 1)
+        torch.testing.assert_close(action, mean + torch.einsum("nf,nfa->na", feats, sigma * noise))
+        std = (feats.pow(2) @ sigma.pow(2) + 1e-6).sqrt()
+        torch.testing.assert_close(logprob, torch.distributions.Normal(mean, std).log_prob(action).sum(1))
+    stds = torch.cat([(c[7].pow(2) @ c[4].pow(2)).sqrt() for c in rollout])
+    assert float(stds.std()) > 0.01 * float(stds.mean())  # state-dependent
+    for step, (before, after) in enumerate(pairwise(rollout), start=1):
+        redrawn = ~torch.isclose(before[2], after[2]).flatten(1).all(1)
+        expected = torch.ones(4, dtype=torch.bool) if step % 30 % 3 == 0 else after[1].bool()
+        assert torch.equal(redrawn, expected), step
+    for step, (before, after) in enumerate(pairwise(evaluation[:10]), start=1):
+        assert torch.isclose(before[2], after[2]).all() == (step % 3 != 0), step
+    assert not torch.isclose(evaluation[9][2], evaluation[10][2]).all()  # the next episode draws anew
+    assert max(v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")) < 1e-5
+
+
+def test_sde_std_does_not_train_the_features():
+    """gSDE's std reads the actor's features detached (as gSDE does without learn_features): the entropy, a function
+    of the std alone, sends gradient to the log-stds and none to the layers that make the features."""
+    module = load("ppo_lstm_continuous")
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make("Pendulum-v1")])
+    agent = module.Agent(envs, module.Args(sde_freq=4))
+    obs = torch.randn(5, 3)
+    _, _, entropy, _, _ = agent.get_action_and_value(obs, agent.get_initial_state(1), torch.zeros(5), need_state=False)
+    entropy.sum().backward()
+    assert agent.actor_logstd.grad.abs().sum() > 0
+    assert agent.actor_mean[0].weight.grad is None and agent.lstm.weight_ih_l0.grad is None
+
+
+def test_an_sde_checkpoint_evaluates_and_resumes_with_its_exploration_whatever_the_command_line():
+    """A gSDE checkpoint carries --sde-freq: evaluated and resumed without the flag, it loads its (64, action) log-stds
+    and keeps exploring that way; a plain checkpoint stays plain under --sde-freq."""
+    def saved(summary):
+        return torch.load(summary["checkpoint"], weights_only=False)
+
+    sde = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", sde_freq=4, save_model=True, eval_episodes=2)
+    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=sde["checkpoint"], eval_episodes=2)
+    assert evaluated["eval_returns"] == sde["eval_returns"]
+    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=sde["checkpoint"], total_timesteps=256,
+                  save_model=True)  # fmt: skip
+    assert saved(resumed)["args"]["sde_freq"] == 4 and saved(resumed)["model"]["actor_logstd"].shape == (64, 1)
+    plain = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", save_model=True)["checkpoint"]
+    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=plain, total_timesteps=256, sde_freq=4,
+                  save_model=True)  # fmt: skip
+    assert saved(resumed)["args"]["sde_freq"] == 0 and saved(resumed)["model"]["actor_logstd"].shape == (1, 1)

@@ -369,3 +369,8 @@ def test_ctrl_c_finishes_the_wandb_run():
     (run_dir,) = [d for d in os.listdir("wandb") if d.startswith("offline-run-")]
     with open(os.path.join("wandb", run_dir, "logs", "debug.log")) as f:
         assert "finishing run" in f.read()  # left unfinished, the run's log ends at its last scalar
+
+
+@pytest.mark.parametrize("flags", [dict(sde_freq=-1), dict(sde_freq=4, noise_corr=0.5)])
+def test_sde_with_a_negative_frequency_or_with_correlated_noise_fails(capsys, flags):
+    assert "--sde-freq must not be negative" in one_line_error(capsys, "ppo_lstm_continuous", **flags)
