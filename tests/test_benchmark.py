@@ -311,3 +311,19 @@ def test_pendulum_peer_table_sets_each_seeds_evaluation_beside_the_peer(tmp_path
     table = report.pendulum_peer_table().splitlines()
     assert table[4:] == ["| 1 | -250.0 | not reached | -150.0 | 40,000 |", "| 2 | - | - | -450.0 | not reached |",
                          "| mean of the 1 seeds both ran | -250.0 (0 >= -200) | | -150.0 (1 >= -200) | |"]  # fmt: skip
+
+
+def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    machine = {"cpu": "CPU", "cores": 2, "torch": "2", "python": "3"}
+    runs = [{"contender": c, "env_id": f"popgym:popgym-{env}-v0", "seed": seed, "eval_mean_return": ret}
+            for c, env, seed, ret in [("ppo_lstm", "RepeatFirstEasy", 1, 0.5), ("ppo_lstm", "RepeatFirstEasy", 2, 0.3),
+                                      ("mlp", "RepeatFirstEasy", 1, -0.5), ("sb3-contrib", "RepeatFirstEasy", 1, 0.6),
+                                      ("ppo_lstm", "AutoencodeEasy", 1, -0.5), ("mlp", "AutoencodeEasy", 1, -0.4)]]
+    with open(tmp_path / "popgym.json", "w") as f:
+        json.dump({"command": "python benchmark/popgym_suite.py", "machine": machine, "steps": 1000, "flags": "",
+                   "runs": runs}, f)  # fmt: skip
+    table = report.popgym_table().splitlines()
+    assert table[4] == "| AutoencodeEasy | -0.50 +- 0.00 (1) | -0.40 +- 0.00 (1) | - |"
+    assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 (2) | -0.50 +- 0.00 (1) | 0.60 +- 0.00 (1) |"
+    assert table[-1] == "Ours above the MLP on 1 of the 2 envs both ran; above sb3-contrib on 0 of the 1 envs both ran."
