@@ -149,6 +149,13 @@ def main(args: Args) -> None:
 
 
 def write(args: Args, rows: dict) -> None:
+    # rows another invocation wrote meanwhile (one per contender may run at once) are kept
+    if os.path.exists(out_path(args.suite)):
+        with open(out_path(args.suite)) as f:
+            before = json.load(f)
+        if (before["steps"], before["flags"]) == (args.steps, args.flags):
+            for r in before["runs"]:
+                rows.setdefault((r["contender"], r["env_id"], r["seed"]), r)
     result = {"command": "python benchmark/popgym_suite.py " + " ".join(sys.argv[1:]), "machine": machine(),
               "steps": args.steps, "flags": args.flags, "peer": "sb3-contrib RecurrentPPO, its defaults",
               "runs": sorted(rows.values(), key=lambda r: (r["env_id"], r["contender"], r["seed"]))}  # fmt: skip

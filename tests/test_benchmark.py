@@ -327,3 +327,39 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
     assert table[4] == "| AutoencodeEasy | -0.50 +- 0.00 (1) | -0.40 +- 0.00 (1) | - |"
     assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 (2) | -0.50 +- 0.00 (1) | 0.60 +- 0.00 (1) |"
     assert table[-1] == "Ours above the MLP on 1 of the 2 envs both ran; above sb3-contrib on 0 of the 1 envs both ran."
+
+
+def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows_written_beside_it(tmp_path, monkeypatch):
+    """Each (contender, env, seed) runs once: rows already in the results file are not run again, the MLP is left out
+    where actions are continuous, and rows that another invocation (another contender) wrote meanwhile survive."""
+    import popgym_suite
+
+    monkeypatch.setattr(popgym_suite, "HERE", str(tmp_path))
+    os.makedirs(tmp_path / "results")
+    ran = []
+
+    def fake(contender):
+        def measure(*argv):
+            ran.append((contender, *argv[:2]))
+            if contender == "sb3-contrib":  # meanwhile another invocation adds its row
+                with open(popgym_suite.out_path("popgym")) as f:
+                    result = json.load(f)
+                result["runs"].append({"contender": "other", "env_id": "CartPole-v1", "seed": 9, "eval_mean_return": 0})
+                with open(popgym_suite.out_path("popgym"), "w") as f:
+                    json.dump(result, f)
+            return {"eval_mean_return": 0.5, "eval_returns": [0.5], "train_last20": 0.5, "steps": 100, "seconds": 1.0}
+
+        return measure
+
+    monkeypatch.setattr(popgym_suite, "run_ours", lambda script, *a: fake(script)(*a))
+    monkeypatch.setattr(popgym_suite, "run_peer", fake("sb3-contrib"))
+    args = popgym_suite.Args(envs=["CartPole-v1", "Pendulum-v1"], seeds=[1], steps=100, contenders=["ppo_lstm", "mlp"])
+    popgym_suite.main(args)
+    assert ran == [("ppo_lstm.py", "CartPole-v1", 1), ("ppo_mlp_cartpole.py", "CartPole-v1", 1),
+                   ("ppo_lstm_continuous.py", "Pendulum-v1", 1)]  # fmt: skip
+    ran.clear()
+    popgym_suite.main(popgym_suite.Args(envs=args.envs, seeds=[1], steps=100))
+    assert ran == [("sb3-contrib", "CartPole-v1", 1), ("sb3-contrib", "Pendulum-v1", 1)]
+    with open(popgym_suite.out_path("popgym")) as f:
+        rows = {(r["contender"], r["env_id"]) for r in json.load(f)["runs"]}
+    assert ("other", "CartPole-v1") in rows and len(rows) == 6
