@@ -142,7 +142,7 @@ def learn(model, stop_at: int, task: str = "lstm") -> dict:
     last20 = statistics.mean(value for _, value in callback.curve[-20:])
     result = {"seed": model.seed, "steps_to_threshold": callback.reached, "steps_run": model.num_timesteps,
               "episodes": len(callback.curve), "last20_mean_at_stop": round(last20, 1),
-              "seconds": round(time.time() - start, 1)}  # fmt: skip
+              "seconds": round(time.time() - start, 1), "curve": [(int(t), float(r)) for t, r in callback.curve]}  # fmt: skip
     if not early_stop:  # the deterministic evaluation at the end, 10 episodes on a fresh env, as our scripts do
         from stable_baselines3.common.evaluation import evaluate_policy
 
@@ -169,7 +169,8 @@ def run_ours(seed: int, task: str = "lstm", flags: str = "", stop_at: int = 100_
             summary = json.load(f)
     return {"seed": seed, "steps_to_threshold": plot.steps_to_threshold(curve, plot.THRESHOLDS[TASKS[task]["env_id"]]),
             "steps_run": summary["global_step"], "episodes": len(curve),
-            "eval_mean_return": summary["eval_mean_return"], "seconds": round(time.time() - start, 1)}  # fmt: skip
+            "eval_mean_return": summary["eval_mean_return"], "seconds": round(time.time() - start, 1),
+            "curve": [(int(t), float(r)) for t, r in curve]}  # fmt: skip
 
 
 def main(args: Args) -> None:
@@ -192,13 +193,24 @@ def main(args: Args) -> None:
                     measured = run_ours(seed, args.task, args.ours_flags, args.stop_at)
                 done[(script, seed)] = {"script": script, **measured}
                 write(sorted(done.values(), key=lambda row: (row["seed"], row["script"])), args)  # keeps what it measured
-            print(done[(script, seed)], flush=True)
+            print({k: v for k, v in done[(script, seed)].items() if k != "curve"}, flush=True)
     rows = [done[(script, seed)] for seed in args.seeds for script in [task["peer"], task["script"]]]
     write(rows, args)
+    plot_rows(rows, task["env_id"], out_path(args).replace(".json", ".png"))
     print(
         f"median steps to last-20 mean >= {plot.THRESHOLDS[task['env_id']]:.0f}: {task['peer']} {median_steps(rows[::2])}, "
         f"{task['script']} {median_steps(rows[1::2])}  -> {out_path(args)}"
     )
+
+
+def plot_rows(rows: list[dict], env_id: str, path: str) -> None:
+    """Ours and the peer on one plot: the last-20 training mean over the seeds whose curve was recorded, with its 95%
+    bootstrap band, up to the step where the first of those runs stopped."""
+    runs = [{"env_id": env_id, "variant": row["script"], "global_step": row["curve"][-1][0], "run": f"{row['script']}/{row['seed']}"}
+            for row in rows if row.get("curve")]  # fmt: skip
+    if runs:
+        curves = {f"{row['script']}/{row['seed']}": row["curve"] for row in rows if row.get("curve")}
+        plot.plot_curves(runs, curves, path)
 
 
 def median_steps(rows: list[dict]) -> float | None:

@@ -293,6 +293,7 @@ def test_pendulum_peer_runs_with_the_zoos_gsde_agent_to_the_end_and_is_evaluated
     assert kwargs["lstm_hidden_size"] == 64 and kwargs["activation_fn"] is torch.nn.ReLU and not kwargs["ortho_init"]
     assert not evaluated["env"].training and not evaluated["env"].norm_reward  # frozen statistics, raw returns
     assert result["eval_mean_return"] == -180.0 and result["steps_to_threshold"] == 1000
+    assert result["curve"] == [(1000, -150.0)] * 20  # kept for the plot of ours beside the peer
     for early_stop, goes_on in [(False, True), (True, False)]:  # after the threshold was reached at step 500
         callback = peer_reach.StopAtThreshold(100_000, -200, early_stop=early_stop)
         callback.reached, callback.num_timesteps, callback.locals = 500, 2000, {"infos": [{}]}
@@ -363,3 +364,19 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
     with open(popgym_suite.out_path("popgym")) as f:
         rows = {(r["contender"], r["env_id"]) for r in json.load(f)["runs"]}
     assert ("other", "CartPole-v1") in rows and len(rows) == 6
+
+
+def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeypatch):
+    import peer_reach
+
+    drawn = {}
+    monkeypatch.setattr(peer_reach.plot, "plot_curves", lambda runs, curves, path: drawn.update(runs=runs, curves=curves))
+    rows = [{"script": "sb3-contrib", "seed": 1, "curve": [(200, -900.0), (400, -300.0)]},
+            {"script": "ppo_lstm_continuous.py", "seed": 1, "curve": [(200, -1000.0), (600, -250.0)]},
+            {"script": "sb3-contrib", "seed": 2}]  # measured before curves were kept  # fmt: skip
+    peer_reach.plot_rows(rows, "PendulumNoVel-v1", str(tmp_path / "x.png"))
+    assert [(r["variant"], r["global_step"]) for r in drawn["runs"]] == [("sb3-contrib", 400), ("ppo_lstm_continuous.py", 600)]
+    assert drawn["curves"]["ppo_lstm_continuous.py/1"] == rows[1]["curve"]
+    monkeypatch.undo()
+    peer_reach.plot_rows(rows, "PendulumNoVel-v1", str(tmp_path / "x.png"))
+    assert os.path.getsize(tmp_path / "x.png") > 1000
