@@ -129,7 +129,8 @@ def memory_table(name: str) -> str:
 
 def popgym_table(name: str = "popgym.json") -> str:
     """benchmark/popgym_suite.py's POPGym results: one row per env, each contender's deterministic evaluation (mean +-
-    std over its seeds, the seed count in brackets), and how many envs ours leads the MLP and sb3-contrib on."""
+    std over its seeds, the seed count in brackets), and on how many envs ours is above, level with or below the MLP
+    and sb3-contrib."""
     with open(os.path.join(RESULTS, name)) as f:
         suite = json.load(f)
     m = suite["machine"]
@@ -150,15 +151,16 @@ def popgym_table(name: str = "popgym.json") -> str:
             return "-"
         return f"{statistics.mean(values):.2f} +- {statistics.pstdev(values):.2f} ({len(values)})"
 
-    leads = {other: [0, 0] for other in contenders[1:]}  # envs where ours leads, envs both ran
+    # per rival: envs where ours is above, level with (the same to the 2 decimals shown) and below it
+    tally = {other: {"above": 0, "level with": 0, "below": 0} for other in contenders[1:]}
     for env_id, by in sorted(evals.items()):
         lines.append(f"| {env_id} | " + " | ".join(cell(by.get(c)) for c in contenders) + " |")
-        for other in leads:
+        for other in tally:
             if by.get("ppo_lstm") and by.get(other):
-                leads[other][1] += 1
-                leads[other][0] += statistics.mean(by["ppo_lstm"]) > statistics.mean(by[other])
-    lines += ["", f"Ours above the MLP on {leads['mlp'][0]} of the {leads['mlp'][1]} envs both ran; above sb3-contrib on "
-              f"{leads['sb3-contrib'][0]} of the {leads['sb3-contrib'][1]} envs both ran."]  # fmt: skip
+                ours, theirs = round(statistics.mean(by["ppo_lstm"]), 2), round(statistics.mean(by[other]), 2)
+                tally[other]["above" if ours > theirs else "below" if ours < theirs else "level with"] += 1
+    lines += [""] + [f"Ours against {'the MLP' if other == 'mlp' else other}, on the envs both ran: "
+                     + ", ".join(f"{word} on {n}" for word, n in counts.items()) + "." for other, counts in tally.items()]
     return "\n".join(lines)
 
 
