@@ -164,6 +164,23 @@ def popgym_table(name: str = "popgym.json") -> str:
     return "\n".join(lines)
 
 
+def tuning_table(name: str = "tuning_pendulum.json") -> str:
+    """Flags tried on tuning seeds: per set of flags, each seed's deterministic evaluation and their mean, best first."""
+    with open(os.path.join(RESULTS, name)) as f:
+        tuning = json.load(f)
+    m = tuning["machine"]
+    by_flags = {}
+    for row in tuning["runs"]:
+        by_flags.setdefault(row["flags"], {})[row["seed"]] = row["eval_mean_return"]
+    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}; command: `{tuning['command']}`; "
+             f"{tuning['note']}.", "", "| flags | seeds | eval per seed | mean |", "|---|---|---|---|"]  # fmt: skip
+    for flags, evals in sorted(by_flags.items(), key=lambda item: -statistics.mean(item[1].values())):
+        per_seed = " / ".join(f"{evals[seed]:.0f}" for seed in sorted(evals))
+        seeds = f"{min(evals)}-{max(evals)}" if len(evals) > 1 else str(min(evals))
+        lines.append(f"| {f'`{flags}`' if flags else 'defaults'} | {seeds} | {per_seed} | {statistics.mean(evals.values()):.1f} |")
+    return "\n".join(lines)
+
+
 def atari_gpu_table() -> str:
     """The last progress line of each life-loss run (benchmark/atari_life_loss.sh) on the GPU."""
     folder = os.path.join(RESULTS, "atari_gpu")
@@ -230,6 +247,11 @@ def main() -> None:
                   "`benchmark/peer_reach.py --task pendulum`. The zoo's own train.py on seed 1 scored -153.4 on the same "
                   "evaluation, the harness -151.7:", "",
                   pendulum_peer_table(), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum.png")):
+        parts += ["![PendulumNoVel-v1, ours beside the peer](benchmark/results/peer_reach_pendulum.png)", ""]
+    if os.path.exists(os.path.join(RESULTS, "tuning_pendulum.json")):
+        parts += ["ppo_lstm_continuous.py's flags tried on PendulumNoVel-v1 at 100k steps, on tuning seeds only:", "",
+                  tuning_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "minigrid.json")):
         parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid`)", "",
                   "ppo_lstm.py reads MiniGrid's symbolic 7x7x3 view and its direction (151 entries; the mission text is "

@@ -381,3 +381,14 @@ def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeyp
     monkeypatch.undo()
     peer_reach.plot_rows(rows, "PendulumNoVel-v1", str(tmp_path / "x.png"))
     assert os.path.getsize(tmp_path / "x.png") > 1000
+
+
+def test_tuning_table_lists_each_flag_set_with_its_seeds_best_mean_first(tmp_path, monkeypatch):
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    machine = {"cpu": "CPU", "cores": 2, "torch": "2", "python": "3"}
+    runs = [{"flags": f, "seed": s, "eval_mean_return": r} for f, s, r in
+            [("", 11, -300.0), ("", 12, -500.0), ("--noise-corr 0.5", 12, -250.0), ("--noise-corr 0.5", 11, -350.0)]]
+    with open(tmp_path / "tuning_pendulum.json", "w") as f:
+        json.dump({"command": "python x.py", "machine": machine, "note": "tuning seeds", "runs": runs}, f)
+    table = report.tuning_table().splitlines()
+    assert table[4:] == ["| `--noise-corr 0.5` | 11-12 | -350 / -250 | -300.0 |", "| defaults | 11-12 | -300 / -500 | -400.0 |"]
