@@ -206,8 +206,8 @@ def main(args: Args) -> None:
 def plot_rows(rows: list[dict], env_id: str, path: str) -> None:
     """Ours and the peer on one plot: the last-20 training mean over the seeds whose curve was recorded, with its 95%
     bootstrap band, up to the step where the first of those runs stopped."""
-    runs = [{"env_id": env_id, "variant": row["script"], "global_step": row["curve"][-1][0], "run": f"{row['script']}/{row['seed']}"}
-            for row in rows if row.get("curve")]  # fmt: skip
+    runs = [{"env_id": env_id, "variant": row["script"], "global_step": row["curve"][-1][0],
+             "run": f"{row['script']}/{row['seed']}"} for row in rows if row.get("curve")]  # fmt: skip
     if runs:
         curves = {f"{row['script']}/{row['seed']}": row["curve"] for row in rows if row.get("curve")}
         plot.plot_curves(runs, curves, path)

@@ -1,7 +1,7 @@
 """Memory benchmarks beside the peer, in one run, on the same seeds and budget: POPGym's 14 Easy envs (`--suite
 popgym`) or MiniGrid-MemoryS7-v0 (`--suite minigrid`), with ppo_lstm.py (ppo_lstm_continuous.py on the two Pendulum
-envs), the MLP baseline (ppo_mlp_cartpole.py, discrete actions only) and sb3-contrib's RecurrentPPO with its own
-defaults.
+envs), the MLP baseline (ppo_mlp_cartpole.py, Discrete actions only, so not on Battleship and MineSweeper) and
+sb3-contrib's RecurrentPPO with its own defaults.
 
 python benchmark/popgym_suite.py                      # writes benchmark/results/popgym.json
 python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
@@ -66,8 +66,8 @@ class Args:
     """flags of ppo_lstm.py and the MLP (recorded in the results); ppo_lstm_continuous.py runs on its defaults"""
 
 
-def continuous(env_id: str) -> bool:
-    return isinstance(gym.make(env_id).action_space, gym.spaces.Box)
+def action_kind(env_id: str) -> str:
+    return type(gym.make(env_id).action_space).__name__
 
 
 def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str) -> dict:
@@ -128,18 +128,18 @@ def main(args: Args) -> None:
         if (before["steps"], before["flags"]) == (args.steps, args.flags):
             rows = {(r["contender"], r["env_id"], r["seed"]): r for r in before["runs"]}
     for env_id in args.envs or SUITES[args.suite]:
-        is_continuous = continuous(env_id)
+        kind = action_kind(env_id)
         for seed in args.seeds:
             for contender in args.contenders:
-                if (contender, env_id, seed) in rows or (contender == "mlp" and is_continuous):
-                    continue  # measured already; the MLP baseline takes discrete actions only
+                if (contender, env_id, seed) in rows or (contender == "mlp" and kind != "Discrete"):
+                    continue  # measured already; the MLP baseline takes Discrete actions only
                 if contender == "sb3-contrib":
                     measured = run_peer(env_id, seed, args.steps)
                 else:
-                    script = {"ppo_lstm": "ppo_lstm_continuous.py" if is_continuous else "ppo_lstm.py",
+                    script = {"ppo_lstm": "ppo_lstm_continuous.py" if kind == "Box" else "ppo_lstm.py",
                               "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip
                     # ppo_lstm_continuous.py's defaults are tuned for Pendulum already: it runs on them
-                    measured = run_ours(script, env_id, seed, args.steps, "" if is_continuous else args.flags)
+                    measured = run_ours(script, env_id, seed, args.steps, "" if kind == "Box" else args.flags)
                 # the machine of each row: a suite too long for one sitting may be finished on another
                 rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed,
                                                    "cpu": machine()["cpu"], **measured}  # fmt: skip

@@ -141,9 +141,10 @@ def popgym_table(name: str = "popgym.json") -> str:
         evals.setdefault(env_id, {}).setdefault(row["contender"], []).append(row["eval_mean_return"])
     lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
              f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; flags of ppo_lstm.py and the MLP: "
-             f"{suite['flags'] or 'their defaults'}. Deterministic evaluation over 10 episodes at the end, in POPGym's "
-             "[-1, 1] scale, mean +- std over seeds (seeds run):", "",
-             "| env | ppo_lstm.py (ppo_lstm_continuous.py on Pendulum) | MLP (ppo_mlp_cartpole.py) | sb3-contrib RecurrentPPO |",
+             f"{suite['flags'] or 'their defaults'}. Deterministic evaluation over 10 episodes at the end, in "
+             "POPGym's [-1, 1] scale, mean +- std over seeds (seeds run):", "",
+             "| env | ppo_lstm.py (ppo_lstm_continuous.py on Pendulum) | MLP (ppo_mlp_cartpole.py) "
+             "| sb3-contrib RecurrentPPO |",
              "|---|---|---|---|"]  # fmt: skip
 
     def cell(values: list[float] | None) -> str:
@@ -177,7 +178,8 @@ def tuning_table(name: str = "tuning_pendulum.json") -> str:
     for flags, evals in sorted(by_flags.items(), key=lambda item: -statistics.mean(item[1].values())):
         per_seed = " / ".join(f"{evals[seed]:.0f}" for seed in sorted(evals))
         seeds = f"{min(evals)}-{max(evals)}" if len(evals) > 1 else str(min(evals))
-        lines.append(f"| {f'`{flags}`' if flags else 'defaults'} | {seeds} | {per_seed} | {statistics.mean(evals.values()):.1f} |")
+        label = f"`{flags}`" if flags else "defaults"
+        lines.append(f"| {label} | {seeds} | {per_seed} | {statistics.mean(evals.values()):.1f} |")
     return "\n".join(lines)
 
 

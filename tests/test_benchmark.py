@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 
+import gymnasium as gym
 import numpy as np
 import pytest
 import torch
@@ -331,10 +332,19 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
                           "Ours against sb3-contrib, on the envs both ran: above on 0, level with on 1, below on 0."]
 
 
-def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows_written_beside_it(tmp_path, monkeypatch):
+def test_popgym_suite_resumes_skips_the_mlp_where_actions_are_not_discrete_and_keeps_rows_written_beside_it(
+    tmp_path, monkeypatch
+):
     """Each (contender, env, seed) runs once: rows already in the results file are not run again, the MLP is left out
-    where actions are continuous, and rows that another invocation (another contender) wrote meanwhile survive."""
+    where actions are continuous or MultiDiscrete, and rows that another invocation (another contender) wrote
+    meanwhile survive."""
     import popgym_suite
+
+    class MultiDiscreteActions(gym.Env):
+        observation_space = gym.spaces.Discrete(3)
+        action_space = gym.spaces.MultiDiscrete([2, 2])
+
+    gym.register("MultiDiscreteActions-v0", entry_point=MultiDiscreteActions)
 
     monkeypatch.setattr(popgym_suite, "HERE", str(tmp_path))
     os.makedirs(tmp_path / "results")
@@ -355,16 +365,17 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
 
     monkeypatch.setattr(popgym_suite, "run_ours", lambda script, *a: fake(script)(*a))
     monkeypatch.setattr(popgym_suite, "run_peer", fake("sb3-contrib"))
-    args = popgym_suite.Args(envs=["CartPole-v1", "Pendulum-v1"], seeds=[1], steps=100, contenders=["ppo_lstm", "mlp"])
+    envs = ["CartPole-v1", "Pendulum-v1", "MultiDiscreteActions-v0"]
+    args = popgym_suite.Args(envs=envs, seeds=[1], steps=100, contenders=["ppo_lstm", "mlp"])
     popgym_suite.main(args)
     assert ran == [("ppo_lstm.py", "CartPole-v1", 1), ("ppo_mlp_cartpole.py", "CartPole-v1", 1),
-                   ("ppo_lstm_continuous.py", "Pendulum-v1", 1)]  # fmt: skip
+                   ("ppo_lstm_continuous.py", "Pendulum-v1", 1), ("ppo_lstm.py", "MultiDiscreteActions-v0", 1)]  # fmt: skip
     ran.clear()
-    popgym_suite.main(popgym_suite.Args(envs=args.envs, seeds=[1], steps=100))
-    assert ran == [("sb3-contrib", "CartPole-v1", 1), ("sb3-contrib", "Pendulum-v1", 1)]
+    popgym_suite.main(popgym_suite.Args(envs=envs, seeds=[1], steps=100))
+    assert ran == [("sb3-contrib", env, 1) for env in envs]
     with open(popgym_suite.out_path("popgym")) as f:
         rows = {(r["contender"], r["env_id"]) for r in json.load(f)["runs"]}
-    assert ("other", "CartPole-v1") in rows and len(rows) == 6
+    assert ("other", "CartPole-v1") in rows and len(rows) == 8
 
 
 def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeypatch):
@@ -391,4 +402,5 @@ def test_tuning_table_lists_each_flag_set_with_its_seeds_best_mean_first(tmp_pat
     with open(tmp_path / "tuning_pendulum.json", "w") as f:
         json.dump({"command": "python x.py", "machine": machine, "note": "tuning seeds", "runs": runs}, f)
     table = report.tuning_table().splitlines()
-    assert table[4:] == ["| `--noise-corr 0.5` | 11-12 | -350 / -250 | -300.0 |", "| defaults | 11-12 | -300 / -500 | -400.0 |"]
+    assert table[4:] == ["| `--noise-corr 0.5` | 11-12 | -350 / -250 | -300.0 |",
+                         "| defaults | 11-12 | -300 / -500 | -400.0 |"]
