@@ -128,40 +128,50 @@ def memory_table(name: str) -> str:
 
 
 def popgym_table(name: str = "popgym.json") -> str:
-    """benchmark/popgym_suite.py's POPGym results: one row per env, each contender's deterministic evaluation (mean +-
-    std over its seeds, the seed count in brackets), and on how many envs ours is above, level with or below the MLP
-    and sb3-contrib."""
+    """benchmark/popgym_suite.py's POPGym results: one row per env; per contender the deterministic evaluation (mean +-
+    std over its seeds), the mean of the last 20 training episodes (the policy as sampled) and the seed count; and, on
+    each measure, on how many envs ours is above, level with or below the MLP and sb3-contrib."""
     with open(os.path.join(RESULTS, name)) as f:
         suite = json.load(f)
     m = suite["machine"]
     contenders = ["ppo_lstm", "mlp", "sb3-contrib"]
-    evals = {}
+    runs = {}  # env -> contender -> rows
     for row in suite["runs"]:
         env_id = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0")
-        evals.setdefault(env_id, {}).setdefault(row["contender"], []).append(row["eval_mean_return"])
+        runs.setdefault(env_id, {}).setdefault(row["contender"], []).append(row)
     lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
              f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; flags of ppo_lstm.py and the MLP: "
-             f"{suite['flags'] or 'their defaults'}. Deterministic evaluation over 10 episodes at the end, in "
-             "POPGym's [-1, 1] scale, mean +- std over seeds (seeds run):", "",
+             f"{suite['flags'] or 'their defaults'}. Each cell: the deterministic evaluation over 10 episodes at the "
+             "end (mean +- std over seeds) / the mean of the last 20 training episodes (mean over seeds) (seeds run), "
+             "in POPGym's [-1, 1] scale:", "",
              "| env | ppo_lstm.py (ppo_lstm_continuous.py on Pendulum) | MLP (ppo_mlp_cartpole.py) "
              "| sb3-contrib RecurrentPPO |",
              "|---|---|---|---|"]  # fmt: skip
 
-    def cell(values: list[float] | None) -> str:
-        if not values:
-            return "-"
-        return f"{statistics.mean(values):.2f} +- {statistics.pstdev(values):.2f} ({len(values)})"
+    def measure(rows: list[dict], key: str) -> float | None:
+        values = [row[key] for row in rows if row.get(key) is not None]
+        return statistics.mean(values) if values else None
 
-    # per rival: envs where ours is above, level with (the same to the 2 decimals shown) and below it
-    tally = {other: {"above": 0, "level with": 0, "below": 0} for other in contenders[1:]}
-    for env_id, by in sorted(evals.items()):
+    def cell(rows: list[dict] | None) -> str:
+        if not rows:
+            return "-"
+        evals, train = [row["eval_mean_return"] for row in rows], measure(rows, "train_last20")
+        train_text = "-" if train is None else f"{train:.2f}"
+        return f"{statistics.mean(evals):.2f} +- {statistics.pstdev(evals):.2f} / {train_text} ({len(rows)})"
+
+    # per measure and rival: envs where ours is above, level with (the same to the 2 decimals shown) and below it
+    keys = {"eval_mean_return": "evaluation", "train_last20": "last-20 training return"}
+    tally = {(key, other): {"above": 0, "level with": 0, "below": 0} for key in keys for other in contenders[1:]}
+    for env_id, by in sorted(runs.items()):
         lines.append(f"| {env_id} | " + " | ".join(cell(by.get(c)) for c in contenders) + " |")
-        for other in tally:
-            if by.get("ppo_lstm") and by.get(other):
-                ours, theirs = round(statistics.mean(by["ppo_lstm"]), 2), round(statistics.mean(by[other]), 2)
-                tally[other]["above" if ours > theirs else "below" if ours < theirs else "level with"] += 1
-    lines += [""] + [f"Ours against {'the MLP' if other == 'mlp' else other}, on the envs both ran: "
-                     + ", ".join(f"{word} on {n}" for word, n in counts.items()) + "." for other, counts in tally.items()]
+        for key, other in tally:
+            ours, theirs = measure(by.get("ppo_lstm", []), key), measure(by.get(other, []), key)
+            if ours is not None and theirs is not None:
+                ours, theirs = round(ours, 2), round(theirs, 2)
+                tally[(key, other)]["above" if ours > theirs else "below" if ours < theirs else "level with"] += 1
+    lines += [""] + [f"Ours against {'the MLP' if other == 'mlp' else other}, {keys[key]}, on the envs both ran: "
+                     + ", ".join(f"{word} on {n}" for word, n in counts.items()) + "."
+                     for (key, other), counts in tally.items()]  # fmt: skip
     return "\n".join(lines)
 
 

@@ -318,18 +318,23 @@ def test_pendulum_peer_table_sets_each_seeds_evaluation_beside_the_peer(tmp_path
 def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
     machine = {"cpu": "CPU", "cores": 2, "torch": "2", "python": "3"}
-    runs = [{"contender": c, "env_id": f"popgym:popgym-{env}-v0", "seed": seed, "eval_mean_return": ret}
-            for c, env, seed, ret in [("ppo_lstm", "RepeatFirstEasy", 1, 0.5), ("ppo_lstm", "RepeatFirstEasy", 2, 0.3),
-                                      ("mlp", "RepeatFirstEasy", 1, -0.5), ("sb3-contrib", "RepeatFirstEasy", 1, 0.401),
-                                      ("ppo_lstm", "AutoencodeEasy", 1, -0.5), ("mlp", "AutoencodeEasy", 1, -0.4)]]
+    runs = [{"contender": c, "env_id": f"popgym:popgym-{env}-v0", "seed": seed, "eval_mean_return": ret,
+             "train_last20": train} for c, env, seed, ret, train in
+            [("ppo_lstm", "RepeatFirstEasy", 1, 0.5, 0.2), ("ppo_lstm", "RepeatFirstEasy", 2, 0.3, None),
+             ("mlp", "RepeatFirstEasy", 1, -0.5, 0.3), ("sb3-contrib", "RepeatFirstEasy", 1, 0.401, 0.1),
+             ("ppo_lstm", "AutoencodeEasy", 1, -0.5, -0.6), ("mlp", "AutoencodeEasy", 1, -0.4, -0.7)]]  # fmt: skip
     with open(tmp_path / "popgym.json", "w") as f:
         json.dump({"command": "python benchmark/popgym_suite.py", "machine": machine, "steps": 1000, "flags": "",
                    "runs": runs}, f)  # fmt: skip
     table = report.popgym_table().splitlines()
-    assert table[4] == "| AutoencodeEasy | -0.50 +- 0.00 (1) | -0.40 +- 0.00 (1) | - |"
-    assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 (2) | -0.50 +- 0.00 (1) | 0.40 +- 0.00 (1) |"
-    assert table[-2:] == ["Ours against the MLP, on the envs both ran: above on 1, level with on 0, below on 1.",
-                          "Ours against sb3-contrib, on the envs both ran: above on 0, level with on 1, below on 0."]
+    assert table[4] == "| AutoencodeEasy | -0.50 +- 0.00 / -0.60 (1) | -0.40 +- 0.00 / -0.70 (1) | - |"
+    assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 / 0.20 (2) | -0.50 +- 0.00 / 0.30 (1) | 0.40 +- 0.00 / 0.10 (1) |"
+    assert table[-4:] == [
+        "Ours against the MLP, evaluation, on the envs both ran: above on 1, level with on 0, below on 1.",
+        "Ours against sb3-contrib, evaluation, on the envs both ran: above on 0, level with on 1, below on 0.",
+        "Ours against the MLP, last-20 training return, on the envs both ran: above on 1, level with on 0, below on 1.",
+        "Ours against sb3-contrib, last-20 training return, on the envs both ran: above on 1, level with on 0, below on 0.",
+    ]
 
 
 def test_popgym_suite_resumes_skips_the_mlp_where_actions_are_not_discrete_and_keeps_rows_written_beside_it(
