@@ -242,8 +242,8 @@ def check_env(args: Args) -> np.ndarray:
     env.close()
     if len(entries) > 4096 and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
-    if not isinstance(act_space, gym.spaces.Discrete):
-        fail(f"{SCRIPT} handles Discrete actions, not {act_space}; use ppo_lstm_continuous.py")
+    if not isinstance(act_space, gym.spaces.Discrete | gym.spaces.MultiDiscrete) or len(act_space.shape) > 1:
+        fail(f"{SCRIPT} handles Discrete and 1-D MultiDiscrete actions, not {act_space}; use ppo_lstm_continuous.py")
     return entries
 
 
@@ -277,10 +277,13 @@ class Agent(nn.Module):
     def __init__(self, envs: gym.vector.VectorEnv, args: Args):
         super().__init__()
         obs_dim = envs.single_observation_space.shape[0]
+        # Discrete(n): n logits; MultiDiscrete(nvec): one categorical head of nvec[i] logits per dimension
+        space = envs.single_action_space
+        self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
         self.actor = nn.Sequential(
             layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
             layer_init(nn.Linear(64, 64)), nn.Tanh(),
-            layer_init(nn.Linear(64, envs.single_action_space.n), std=0.01),
+            layer_init(nn.Linear(64, space.n if self.nvec is None else sum(self.nvec)), std=0.01),
         )  # fmt: skip
         self.critic = nn.Sequential(
             layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
@@ -293,10 +296,18 @@ class Agent(nn.Module):
 
     def get_action_and_value(self, obs, action=None, deterministic=False):
         logits = self.actor(obs)
-        probs = Categorical(logits=logits, validate_args=False)  # the training loop reports non-finite values
+        if self.nvec is None:
+            probs = Categorical(logits=logits, validate_args=False)  # the training loop reports non-finite values
+            if action is None:
+                action = logits.argmax(-1) if deterministic else probs.sample()
+            return action, probs.log_prob(action), probs.entropy(), self.critic(obs)
+        # MultiDiscrete: actions (B, D), one head per dimension; the joint logprob and entropy are the heads' sums
+        heads = [Categorical(logits=part, validate_args=False) for part in logits.split(self.nvec, dim=-1)]
         if action is None:
-            action = logits.argmax(-1) if deterministic else probs.sample()
-        return action, probs.log_prob(action), probs.entropy(), self.critic(obs)
+            action = torch.stack([h.logits.argmax(-1) if deterministic else h.sample() for h in heads], dim=-1)
+        logprob = torch.stack([h.log_prob(a) for h, a in zip(heads, action.unbind(-1), strict=True)]).sum(0)
+        entropy = torch.stack([h.entropy() for h in heads]).sum(0)
+        return action, logprob, entropy, self.critic(obs)
 
 
 def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
@@ -327,7 +338,7 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
             with torch.no_grad():
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
                 action, _, _, _ = agent.get_action_and_value(obs_t.view(1, -1), deterministic=True)
-            obs, reward, terminated, truncated, _ = env.step(action.item())
+            obs, reward, terminated, truncated, _ = env.step(action[0].cpu().numpy() + env.action_space.start)
             episode_return += float(reward)
             ended = terminated or truncated
         returns.append(episode_return)
@@ -454,7 +465,8 @@ def main(args: Args) -> dict:
 
     # Rollout storage, (T, N, ...)
     obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
-    actions = torch.zeros((args.num_steps, args.num_envs), dtype=torch.long, device=device)
+    actions = torch.zeros((args.num_steps, args.num_envs) + envs.single_action_space.shape, dtype=torch.long, device=device)
+    action_offset = envs.single_action_space.start  # Discrete(n, start=s) takes s .. s + n - 1
     logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
     rewards = torch.zeros((args.num_steps, args.num_envs), device=device)
     values = torch.zeros((args.num_steps, args.num_envs), device=device)
@@ -498,7 +510,7 @@ def main(args: Args) -> dict:
                 actions[step] = action
                 logprobs[step] = logprob
 
-                next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy())
+                next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy() + action_offset)
                 ended = terminated | truncated
                 if args.norm_reward:
                     discounted_return = discounted_return * args.gamma + reward

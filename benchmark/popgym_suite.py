@@ -1,7 +1,7 @@
 """Memory benchmarks beside the peer, in one run, on the same seeds and budget: POPGym's 14 Easy envs (`--suite
 popgym`) or MiniGrid-MemoryS7-v0 (`--suite minigrid`), with ppo_lstm.py (ppo_lstm_continuous.py on the two Pendulum
-envs), the MLP baseline (ppo_mlp_cartpole.py, Discrete actions only, so not on Battleship and MineSweeper) and
-sb3-contrib's RecurrentPPO with its own defaults.
+envs), the MLP baseline (ppo_mlp_cartpole.py, discrete actions only) and sb3-contrib's RecurrentPPO with its own
+defaults.
 
 python benchmark/popgym_suite.py                      # writes benchmark/results/popgym.json
 python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
@@ -131,8 +131,8 @@ def main(args: Args) -> None:
         kind = action_kind(env_id)
         for seed in args.seeds:
             for contender in args.contenders:
-                if (contender, env_id, seed) in rows or (contender == "mlp" and kind != "Discrete"):
-                    continue  # measured already; the MLP baseline takes Discrete actions only
+                if (contender, env_id, seed) in rows or (contender == "mlp" and kind == "Box"):
+                    continue  # measured already; the MLP baseline takes discrete actions only
                 if contender == "sb3-contrib":
                     measured = run_peer(env_id, seed, args.steps)
                 else:

@@ -337,12 +337,10 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
     ]
 
 
-def test_popgym_suite_resumes_skips_the_mlp_where_actions_are_not_discrete_and_keeps_rows_written_beside_it(
-    tmp_path, monkeypatch
-):
+def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows_written_beside_it(tmp_path, monkeypatch):
     """Each (contender, env, seed) runs once: rows already in the results file are not run again, the MLP is left out
-    where actions are continuous or MultiDiscrete, and rows that another invocation (another contender) wrote
-    meanwhile survive."""
+    where actions are continuous (it runs on MultiDiscrete ones), and rows that another invocation (another contender)
+    wrote meanwhile survive."""
     import popgym_suite
 
     class MultiDiscreteActions(gym.Env):
@@ -374,13 +372,14 @@ def test_popgym_suite_resumes_skips_the_mlp_where_actions_are_not_discrete_and_k
     args = popgym_suite.Args(envs=envs, seeds=[1], steps=100, contenders=["ppo_lstm", "mlp"])
     popgym_suite.main(args)
     assert ran == [("ppo_lstm.py", "CartPole-v1", 1), ("ppo_mlp_cartpole.py", "CartPole-v1", 1),
-                   ("ppo_lstm_continuous.py", "Pendulum-v1", 1), ("ppo_lstm.py", "MultiDiscreteActions-v0", 1)]  # fmt: skip
+                   ("ppo_lstm_continuous.py", "Pendulum-v1", 1), ("ppo_lstm.py", "MultiDiscreteActions-v0", 1),
+                   ("ppo_mlp_cartpole.py", "MultiDiscreteActions-v0", 1)]  # fmt: skip
     ran.clear()
     popgym_suite.main(popgym_suite.Args(envs=envs, seeds=[1], steps=100))
     assert ran == [("sb3-contrib", env, 1) for env in envs]
     with open(popgym_suite.out_path("popgym")) as f:
         rows = {(r["contender"], r["env_id"]) for r in json.load(f)["runs"]}
-    assert ("other", "CartPole-v1") in rows and len(rows) == 8
+    assert ("other", "CartPole-v1") in rows and len(rows) == 9
 
 
 def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeypatch):
