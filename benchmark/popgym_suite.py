@@ -14,6 +14,7 @@ the space is discrete), so that a Tuple env it cannot take as it is (Autoencode)
 seed) already in the results file with the same budget and flags is not run again.
 """
 
+import functools
 import json
 import os
 import statistics
@@ -63,9 +64,10 @@ class Args:
     contenders: list[str] = field(default_factory=lambda: ["ppo_lstm", "mlp", "sb3-contrib"])
     """which to run"""
     flags: str = RECIPE
-    """flags of ppo_lstm.py and the MLP (recorded in the results); ppo_lstm_continuous.py runs on its defaults"""
+    """flags of ppo_lstm.py (recorded with each row); the MLP and ppo_lstm_continuous.py run on their defaults"""
 
 
+@functools.cache
 def action_kind(env_id: str) -> str:
     return type(gym.make(env_id).action_space).__name__
 
@@ -119,14 +121,28 @@ def out_path(suite: str) -> str:
     return os.path.join(HERE, "results", f"{suite}.json")
 
 
+def flags_of(contender: str, env_id: str, args: Args) -> str:
+    """The flags a contender runs with on an env: --flags for ppo_lstm.py; the MLP, ppo_lstm_continuous.py (tuned for
+    Pendulum already) and the peer on their defaults."""
+    return args.flags if contender == "ppo_lstm" and action_kind(env_id) != "Box" else ""
+
+
+def measured_rows(args: Args) -> dict:
+    """The rows of the results file that a run now would repeat: same budget, and the flags the contender runs with
+    now (rows from other flags are left out, and run again)."""
+    if not os.path.exists(out_path(args.suite)):
+        return {}
+    with open(out_path(args.suite)) as f:
+        before = json.load(f)
+    if before["steps"] != args.steps:
+        return {}
+    return {(r["contender"], r["env_id"], r["seed"]): r for r in before["runs"]
+            if r.get("flags", "") == flags_of(r["contender"], r["env_id"], args)}  # fmt: skip
+
+
 def main(args: Args) -> None:
     torch.set_num_threads(1)
-    rows = {}
-    if os.path.exists(out_path(args.suite)):
-        with open(out_path(args.suite)) as f:
-            before = json.load(f)
-        if (before["steps"], before["flags"]) == (args.steps, args.flags):
-            rows = {(r["contender"], r["env_id"], r["seed"]): r for r in before["runs"]}
+    rows = measured_rows(args)
     for env_id in args.envs or SUITES[args.suite]:
         kind = action_kind(env_id)
         for seed in args.seeds:
@@ -138,11 +154,11 @@ def main(args: Args) -> None:
                 else:
                     script = {"ppo_lstm": "ppo_lstm_continuous.py" if kind == "Box" else "ppo_lstm.py",
                               "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip
-                    # ppo_lstm_continuous.py's defaults are tuned for Pendulum already: it runs on them
-                    measured = run_ours(script, env_id, seed, args.steps, "" if kind == "Box" else args.flags)
+                    measured = run_ours(script, env_id, seed, args.steps, flags_of(contender, env_id, args))
                 # the machine of each row: a suite too long for one sitting may be finished on another
                 rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed,
-                                                   "cpu": machine()["cpu"], **measured}  # fmt: skip
+                                                   "flags": flags_of(contender, env_id, args), "cpu": machine()["cpu"],
+                                                   **measured}  # fmt: skip
                 write(args, rows)  # what was measured is kept if the run stops here
                 print(contender, env_id, seed, measured["eval_mean_return"], measured["train_last20"], flush=True)
     write(args, rows)
@@ -150,12 +166,8 @@ def main(args: Args) -> None:
 
 def write(args: Args, rows: dict) -> None:
     # rows another invocation wrote meanwhile (one per contender may run at once) are kept
-    if os.path.exists(out_path(args.suite)):
-        with open(out_path(args.suite)) as f:
-            before = json.load(f)
-        if (before["steps"], before["flags"]) == (args.steps, args.flags):
-            for r in before["runs"]:
-                rows.setdefault((r["contender"], r["env_id"], r["seed"]), r)
+    for key, row in measured_rows(args).items():
+        rows.setdefault(key, row)
     result = {"command": "python benchmark/popgym_suite.py " + " ".join(sys.argv[1:]), "machine": machine(),
               "steps": args.steps, "flags": args.flags, "peer": "sb3-contrib RecurrentPPO, its defaults",
               "runs": sorted(rows.values(), key=lambda r: (r["env_id"], r["contender"], r["seed"]))}  # fmt: skip

@@ -380,6 +380,13 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
     with open(popgym_suite.out_path("popgym")) as f:
         rows = {(r["contender"], r["env_id"]) for r in json.load(f)["runs"]}
     assert ("other", "CartPole-v1") in rows and len(rows) == 9
+    ran.clear()  # new flags for ppo_lstm.py: its discrete-action rows run again, with the flags they ran with recorded
+    popgym_suite.main(popgym_suite.Args(envs=envs, seeds=[1], steps=100, flags="--rnn-hidden-size 8"))
+    assert ran == [("ppo_lstm.py", "CartPole-v1", 1), ("ppo_lstm.py", "MultiDiscreteActions-v0", 1)]
+    with open(popgym_suite.out_path("popgym")) as f:
+        flags = {(r["contender"], r["env_id"]): r.get("flags") for r in json.load(f)["runs"]}
+    assert flags[("ppo_lstm", "CartPole-v1")] == "--rnn-hidden-size 8" and flags[("ppo_lstm", "Pendulum-v1")] == ""
+    assert flags[("mlp", "CartPole-v1")] == "" and len(flags) == 9
 
 
 def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeypatch):
