@@ -139,11 +139,13 @@ def popgym_table(name: str = "popgym.json") -> str:
     for row in suite["runs"]:
         env_id = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0")
         runs.setdefault(env_id, {}).setdefault(row["contender"], []).append(row)
+    # the suite runs in pieces (one invocation per contender may run at once); this command fills in what is missing
+    command = f"python benchmark/popgym_suite.py --steps {suite['steps']}"
+    ours = f"ppo_lstm.py with `{suite['flags']}`" if suite["flags"] else "ppo_lstm.py on its defaults"
     lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
-             f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; flags of ppo_lstm.py and the MLP: "
-             f"{suite['flags'] or 'their defaults'}. Each cell: the deterministic evaluation over 10 episodes at the "
-             "end (mean +- std over seeds) / the mean of the last 20 training episodes (mean over seeds) (seeds run), "
-             "in POPGym's [-1, 1] scale:", "",
+             f"Command: `{command}`; {suite['steps']:,} steps per run; {ours}, the other contenders on their defaults. "
+             "Each cell: the deterministic evaluation over 10 episodes at the end (mean +- std over seeds) / the mean "
+             "of the last 20 training episodes (mean over seeds) (seeds run), in POPGym's [-1, 1] scale:", "",
              "| env | ppo_lstm.py (ppo_lstm_continuous.py on Pendulum) | MLP (ppo_mlp_cartpole.py) "
              "| sb3-contrib RecurrentPPO |",
              "|---|---|---|---|"]  # fmt: skip

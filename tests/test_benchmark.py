@@ -327,6 +327,7 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
         json.dump({"command": "python benchmark/popgym_suite.py", "machine": machine, "steps": 1000, "flags": "",
                    "runs": runs}, f)  # fmt: skip
     table = report.popgym_table().splitlines()
+    assert "`python benchmark/popgym_suite.py --steps 1000`" in table[0] and "ppo_lstm.py on its defaults" in table[0]
     assert table[4] == "| AutoencodeEasy | -0.50 +- 0.00 / -0.60 (1) | -0.40 +- 0.00 / -0.70 (1) | - |"
     assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 / 0.20 (2) | -0.50 +- 0.00 / 0.30 (1) | 0.40 +- 0.00 / 0.10 (1) |"
     assert table[-4:] == [
