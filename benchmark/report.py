@@ -14,6 +14,11 @@ RESULTS = os.path.join(ROOT, "benchmark", "results")
 START, END = "<!-- results:start -->", "<!-- results:end -->"
 
 
+def machine_line(m: dict) -> str:
+    """The machine a results file was measured on, as the tables state it."""
+    return f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run."
+
+
 def suite_table(suite: str) -> str:
     runs, curves = plot.load(os.path.join(RESULTS, suite))
     return plot.markdown_table(runs, curves)
@@ -59,7 +64,7 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
 
     m = peer["machine"]
     flags = peer.get("ours_flags") or "defaults"
-    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+    lines = [machine_line(m) + " "
              f"Command: `{peer['command'].strip()}`.", "",
              f"| seed | {ours} ({flags}) | {peer_label} (zoo's settings) |", "|---|---|---|"]  # fmt: skip
     for seed in sorted(set().union(*columns.values())):
@@ -76,7 +81,7 @@ def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
     m = peer["machine"]
     rows = {(row["script"], row["seed"]): row for row in peer["runs"]}
     ours, theirs = "ppo_lstm_continuous.py", "sb3-contrib"
-    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+    lines = [machine_line(m) + " "
              f"Command: `{peer['command'].strip()}`; {peer['stop_at']:,} steps per run.", "",
              "| seed | ppo_lstm_continuous.py (defaults): eval | steps to -200 | sb3-contrib RecurrentPPO (zoo, gSDE): eval "
              "| steps to -200 |", "|---|---|---|---|---|"]  # fmt: skip
@@ -106,7 +111,7 @@ def memory_table(name: str) -> str:
         suite = json.load(f)
     m = suite["machine"]
     minigrid = name.startswith("minigrid")
-    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+    lines = [machine_line(m) + " "
              f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; flags of ppo_lstm.py and the MLP: "
              f"{suite['flags'] or 'their defaults'}.", "",
              "| env | contender | seeds | eval return | last-20 training return |" + (" solved |" if minigrid else ""),
@@ -142,7 +147,7 @@ def popgym_table(name: str = "popgym.json") -> str:
     # the suite runs in pieces (one invocation per contender may run at once); this command fills in what is missing
     command = f"python benchmark/popgym_suite.py --steps {suite['steps']}"
     ours = f"ppo_lstm.py with `{suite['flags']}`" if suite["flags"] else "ppo_lstm.py on its defaults"
-    lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, one torch thread per run. "
+    lines = [machine_line(m) + " "
              f"Command: `{command}`; {suite['steps']:,} steps per run; {ours}, the other contenders on their defaults. "
              "Each cell: the deterministic evaluation over 10 episodes at the end (mean +- std over seeds) / the mean "
              "of the last 20 training episodes (mean over seeds) (seeds run), in POPGym's [-1, 1] scale:", "",
