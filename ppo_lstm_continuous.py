@@ -290,20 +290,23 @@ class Agent(nn.Module):
         return zeros, zeros.clone()
 
     def _unroll_stepwise(self, lstm, x, state, episode_starts):
-        # reference path: one LSTM call per step, the state zeroed before each episode's first step
+        # reference path: one LSTM cell step at a time (on CPU a fused cell costs a third of a one-step nn.LSTM
+        # call), the state ((N, hidden) each) zeroed before each episode's first step
+        weights = (lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0, lstm.bias_hh_l0)
+        h, c = state
         outputs = []
         for t in range(x.shape[0]):
-            keep = (1.0 - episode_starts[t]).view(1, -1, 1)
-            state = (state[0] * keep, state[1] * keep)
-            out, state = lstm(x[t : t + 1], state)
-            outputs.append(out)
-        return torch.cat(outputs), state
+            keep = (1.0 - episode_starts[t]).view(-1, 1)
+            h, c = torch.lstm_cell(x[t], (h * keep, c * keep), *weights)
+            outputs.append(h)
+        return torch.stack(outputs), (h, c)
 
-    def _unroll_padded(self, lstm, x, state, episode_starts):
+    def _unroll_padded(self, lstms, x, state, episode_starts):
         # fast path: cut every env's sequence where an episode starts and run all the pieces, right-padded,
-        # in one fused call (one call costs about as much as a few steps on CPU); a piece that opens an
-        # episode starts from zeros, each env's first piece from its carried state. Padding runs on past a
-        # short piece's end, so the final state is not returned: this path serves the training update only
+        # in one fused call per LSTM (one call costs about as much as a few steps on CPU); the LSTMs share the
+        # layout. A piece that opens an episode starts from zeros, each env's first piece from its carried state.
+        # Padding runs on past a short piece's end, so no final state is returned: this path serves the training
+        # update only
         T, B = episode_starts.shape
         piece_begins = episode_starts.bool().T.clone()  # (T, B) -> (B, T): env-major, each piece contiguous
         piece_begins[:, 0] = True
@@ -315,43 +318,44 @@ class Agent(nn.Module):
         padded[pos, piece] = x.transpose(0, 1).reshape(B * T, -1)
         env_first = piece[torch.arange(B, device=x.device) * T]
         keep = (1.0 - episode_starts[0]).view(1, -1, 1)
-        h0 = x.new_zeros(state[0].shape[0], len(first), state[0].shape[2])
+        h0 = x.new_zeros(len(lstms), len(first), state[0].shape[2])
         c0 = h0.clone()
         h0[:, env_first] = state[0] * keep
         c0[:, env_first] = state[1] * keep
-        out, _ = lstm(padded, (h0, c0))
-        return out[pos, piece].view(B, T, -1).transpose(0, 1)  # (T, B, hidden)
+        outputs = [lstm(padded, (h0[i : i + 1], c0[i : i + 1]))[0] for i, lstm in enumerate(lstms)]
+        return [out[pos, piece].view(B, T, -1).transpose(0, 1) for out in outputs]  # (T, B, hidden) each
 
-    def _unroll(self, lstm, obs, state, episode_starts, need_state=True):
-        # obs (T * N, obs_dim) time-major -> hidden (T * N, hidden); episode_starts marks each episode's first step
+    def _unroll(self, lstms, obs, state, episode_starts, need_state=True):
+        # obs (T * N, obs_dim) time-major -> one hidden (T * N, hidden) per LSTM, lstms[i] starting from slice i of
+        # the state; episode_starts marks each episode's first step
         N = state[0].shape[1]
         x = obs.view(-1, N, obs.shape[-1])
         episode_starts = episode_starts.view(-1, N)
-        if not self.reset_state_on_done:
-            out, state = lstm(x, state)
-        elif self.fast_rnn and x.shape[0] > 1 and not need_state:
-            out, state = self._unroll_padded(lstm, x, state, episode_starts), None
-        else:
-            out, state = self._unroll_stepwise(lstm, x, state, episode_starts)
-        return out.reshape(-1, out.shape[-1]), state if need_state else None
+        if self.reset_state_on_done and self.fast_rnn and x.shape[0] > 1 and not need_state:
+            return [out.reshape(-1, out.shape[-1]) for out in self._unroll_padded(lstms, x, state, episode_starts)], None
+        outputs, h, c = [], [], []
+        for i, lstm in enumerate(lstms):
+            if self.reset_state_on_done:
+                out, (h_i, c_i) = self._unroll_stepwise(lstm, x, (state[0][i], state[1][i]), episode_starts)
+            else:  # the state runs on across episode starts
+                out, (h_i, c_i) = lstm(x, (state[0][i : i + 1], state[1][i : i + 1]))
+            outputs.append(out.reshape(-1, out.shape[-1]))
+            h.append(h_i.view(N, -1))
+            c.append(c_i.view(N, -1))
+        return outputs, (torch.stack(h), torch.stack(c)) if need_state else None
 
     def get_value(self, obs, state, episode_starts):
-        if self.critic_lstm is None:
-            return self.critic(self._unroll(self.lstm, obs, state, episode_starts, need_state=False)[0])
-        critic_state = (state[0][1:], state[1][1:])
-        return self.critic(self._unroll(self.critic_lstm, obs, critic_state, episode_starts, need_state=False)[0])
+        critic_lstm = self.lstm if self.critic_lstm is None else self.critic_lstm  # its own, or the shared one
+        critic_state = (state[0][-1:], state[1][-1:])
+        return self.critic(self._unroll([critic_lstm], obs, critic_state, episode_starts, False)[0][0])
 
     def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True, noise=None):
         # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path;
         # noise, standard normal, sets the sample instead of a fresh draw: mean + std * noise with noise (N, action_dim),
         # or with gSDE mean + features @ (exp(logstd) * noise) with noise (N, 64, action_dim)
-        hidden, new_state = self._unroll(self.lstm, obs, (state[0][:1], state[1][:1]), episode_starts, need_state)
-        critic_hidden = hidden
-        if self.critic_lstm is not None:
-            critic_state = (state[0][1:], state[1][1:])
-            critic_hidden, critic_state = self._unroll(self.critic_lstm, obs, critic_state, episode_starts, need_state)
-            if need_state:
-                new_state = tuple(torch.cat([a, c]) for a, c in zip(new_state, critic_state, strict=True))
+        lstms = [self.lstm] if self.critic_lstm is None else [self.lstm, self.critic_lstm]
+        hiddens, new_state = self._unroll(lstms, obs, state, episode_starts, need_state)
+        hidden, critic_hidden = hiddens[0], hiddens[-1]
         features = self.actor_mean[1](self.actor_mean[0](hidden))
         action_mean = self.actor_mean[2](features)
         if self.sde:  # the variance of features @ (exp(logstd) * noise); the features are not trained through the std

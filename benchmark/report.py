@@ -47,30 +47,47 @@ def speed_tables(name: str = "speed.json") -> str:
 def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_key: str = "sb3-contrib",
                peer_label: str = "sb3-contrib RecurrentPPO") -> str:  # fmt: skip
     """Steps until the last-20 training mean first reaches the threshold, seed by seed: our script and the peer with
-    the zoo's settings, as benchmark/peer_reach.py ran them side by side (results file `name`)."""
+    the zoo's settings, as benchmark/peer_reach.py ran them side by side (results file `name`); where every run was
+    evaluated at the end, its deterministic evaluation beside, with the seeds at or above the threshold."""
     with open(os.path.join(RESULTS, name)) as f:
         peer = json.load(f)
     columns = {ours: {}, peer_key: {}}
     for row in peer["runs"]:
-        columns[row["script"]][row["seed"]] = (row["steps_to_threshold"], row["steps_run"])
+        columns[row["script"]][row["seed"]] = row
+    evaluated, threshold = peer_evaluated(name), peer.get("threshold")
 
-    def cell(result: tuple[int | None, int] | None) -> str:
-        return "-" if result is None else f"{result[0]:,}" if result[0] else f"not by {result[1]:,}"
+    def cell(row: dict | None) -> str:
+        if row is None:
+            return "- | -" if evaluated else "-"
+        steps = f"{row['steps_to_threshold']:,}" if row["steps_to_threshold"] else f"not by {row['steps_run']:,}"
+        return f"{steps} | {row['eval_mean_return']:.1f}" if evaluated else steps
 
-    def median(results: dict) -> str:
-        mid = statistics.median(steps or float("inf") for steps, _ in results.values())
-        reached = sum(steps is not None for steps, _ in results.values())
-        return ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(results)} reached)"
+    def median(rows: dict) -> str:
+        mid = statistics.median(row["steps_to_threshold"] or float("inf") for row in rows.values())
+        reached = sum(row["steps_to_threshold"] is not None for row in rows.values())
+        steps = ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(rows)} reached)"
+        if not evaluated:
+            return steps
+        evals = [row["eval_mean_return"] for row in rows.values()]
+        at = sum(e >= threshold for e in evals)
+        return steps + f" | {statistics.mean(evals):.1f} ({at}/{len(evals)} >= {threshold:.0f})"
 
     m = peer["machine"]
     flags = peer.get("ours_flags") or "defaults"
-    lines = [machine_line(m) + " "
-             f"Command: `{peer['command'].strip()}`.", "",
-             f"| seed | {ours} ({flags}) | {peer_label} (zoo's settings) |", "|---|---|---|"]  # fmt: skip
+    header = f"| seed | {ours} ({flags}) | {peer_label} (zoo's settings) |", "|---|---|---|"
+    if evaluated:
+        header = f"| seed | {ours} ({flags}): steps | eval | {peer_label} (zoo's settings): steps | eval |", "|" + "---|" * 5
+    lines = [machine_line(m) + " " f"Command: `{peer['command'].strip()}`.", "", *header]
     for seed in sorted(set().union(*columns.values())):
         lines.append(f"| {seed} | {cell(columns[ours].get(seed))} | {cell(columns[peer_key].get(seed))} |")
-    lines.append(f"| median | {median(columns[ours])} | {median(columns[peer_key])} |")
+    lines.append(f"| median (eval: mean) | {median(columns[ours])} | {median(columns[peer_key])} |" if evaluated else
+                 f"| median | {median(columns[ours])} | {median(columns[peer_key])} |")  # fmt: skip
     return "\n".join(lines)
+
+
+def peer_evaluated(name: str = "peer_reach.json") -> bool:
+    with open(os.path.join(RESULTS, name)) as f:
+        return all(row.get("eval_mean_return") is not None for row in json.load(f)["runs"])
 
 
 def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
@@ -225,8 +242,12 @@ def main() -> None:
                   "ppo_lstm.py beside sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published "
                   "agent for this env (VecNormalize of observations and rewards, ReLU, an LSTM of 64 for each of actor "
                   "and critic, 8 envs x 32 steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range "
-                  "annealed from 1e-3 and 0.2), in one run of `benchmark/peer_reach.py`; a run stops at 475 or 100k "
-                  "steps:", "", peer_table(), ""]  # fmt: skip
+                  "annealed from 1e-3 and 0.2), in one run of `benchmark/peer_reach.py`; "
+                  + ("both run the whole 100k steps and are evaluated deterministically over 10 episodes at the end "
+                     "(the peer with its training statistics frozen):" if peer_evaluated() else
+                     "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
+        parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
     if os.path.exists(os.path.join(RESULTS, "mlp_cartpole", "runs.csv")):
         parts += ["### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
                   "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "

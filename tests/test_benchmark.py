@@ -149,6 +149,27 @@ def test_peer_table_sets_each_seed_beside_the_peer(tmp_path, monkeypatch):
         "| median | not reached (1/2 reached) | 1,200 (2/3 reached) |"]  # fmt: skip
 
 
+def test_peer_table_adds_the_evaluation_at_the_end_where_every_run_has_one(tmp_path, monkeypatch):
+    machine = {"cpu": "AMD EPYC", "cores": 2, "torch": "2.13.0+cpu", "python": "3.11.7"}
+    runs = [{"script": script, "seed": seed, "steps_to_threshold": steps, "steps_run": 100_000, "eval_mean_return": ret}
+            for script, seed, steps, ret in [("sb3-contrib", 1, 30_000, 474.9), ("ppo_lstm.py", 1, 20_000, 475.0),
+                                             ("sb3-contrib", 2, None, 120.0), ("ppo_lstm.py", 2, 40_000, 500.0)]]  # fmt: skip
+    peer = {"command": "python benchmark/peer_reach.py", "machine": machine, "threshold": 475.0, "runs": runs}
+    (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    assert report.peer_evaluated()
+    assert report.peer_table().splitlines()[2:] == [
+        "| seed | ppo_lstm.py (defaults): steps | eval | sb3-contrib RecurrentPPO (zoo's settings): steps | eval |",
+        "|---|---|---|---|---|",
+        "| 1 | 20,000 | 475.0 | 30,000 | 474.9 |", "| 2 | 40,000 | 500.0 | not by 100,000 | 120.0 |",
+        "| median (eval: mean) | 30,000 (2/2 reached) | 487.5 (2/2 >= 475) | not reached (1/2 reached) "
+        "| 297.4 (0/2 >= 475) |"]  # fmt: skip
+    runs[0].pop("eval_mean_return")  # a run without an evaluation (an early stop): steps only
+    (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
+    assert not report.peer_evaluated()
+    assert report.peer_table().splitlines()[4] == "| 1 | 20,000 | 30,000 |"
+
+
 def test_peer_runs_with_the_zoos_published_settings(monkeypatch):
     """rl-baselines3-zoo's `normalize: true` is VecNormalize with its defaults: rewards are normalised as well as
     observations (with the algorithm's gamma); the rest of the zoo's CartPoleNoVel-v1 entry as published."""
