@@ -389,6 +389,8 @@ def next_noise(noise: torch.Tensor, episode_starts: torch.Tensor, step: int, arg
 def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float) -> torch.Tensor:
     """The next step's exploration noise, (N, action_dim): an AR(1) process whose every step is N(0, 1), so that
     each sample still comes from the policy's Gaussian; it is drawn afresh where an episode starts."""
+    if corr == 0.0:  # independent noise (the default): the same draw without the arithmetic
+        return torch.randn_like(noise)
     keep = corr * (1.0 - episode_starts).view(-1, 1)
     return keep * noise + torch.sqrt(1.0 - keep**2) * torch.randn_like(noise)
 
