@@ -289,17 +289,19 @@ class Agent(nn.Module):
         zeros = torch.zeros(num_lstms, num_envs, self.lstm.hidden_size, device=self.lstm.weight_hh_l0.device)
         return zeros, zeros.clone()
 
-    def _unroll_stepwise(self, lstm, x, state, episode_starts):
-        # reference path: one LSTM cell step at a time (on CPU a fused cell costs a third of a one-step nn.LSTM
-        # call), the state ((N, hidden) each) zeroed before each episode's first step
-        weights = (lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0, lstm.bias_hh_l0)
+    def _unroll_stepwise(self, lstms, x, state, episode_starts):
+        # reference path: one step at a time, each LSTM a fused cell (on CPU a third of a one-step nn.LSTM call), the
+        # state ((num_lstms, N, hidden) each) zeroed before each episode's first step
         h, c = state
         outputs = []
         for t in range(x.shape[0]):
-            keep = (1.0 - episode_starts[t]).view(-1, 1)
-            h, c = torch.lstm_cell(x[t], (h * keep, c * keep), *weights)
+            keep = (1.0 - episode_starts[t]).view(1, -1, 1)
+            h, c = h * keep, c * keep
+            cells = [torch.lstm_cell(x[t], (h[i], c[i]), lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0,
+                                     lstm.bias_hh_l0) for i, lstm in enumerate(lstms)]  # fmt: skip
+            h, c = torch.stack([h for h, _ in cells]), torch.stack([c for _, c in cells])
             outputs.append(h)
-        return torch.stack(outputs), (h, c)
+        return torch.stack(outputs, 1), (h, c)  # (num_lstms, T, N, hidden), the final state
 
     def _unroll_padded(self, lstms, x, state, episode_starts):
         # fast path: cut every env's sequence where an episode starts and run all the pieces, right-padded,
@@ -332,17 +334,14 @@ class Agent(nn.Module):
         x = obs.view(-1, N, obs.shape[-1])
         episode_starts = episode_starts.view(-1, N)
         if self.reset_state_on_done and self.fast_rnn and x.shape[0] > 1 and not need_state:
-            return [out.reshape(-1, out.shape[-1]) for out in self._unroll_padded(lstms, x, state, episode_starts)], None
-        outputs, h, c = [], [], []
-        for i, lstm in enumerate(lstms):
-            if self.reset_state_on_done:
-                out, (h_i, c_i) = self._unroll_stepwise(lstm, x, (state[0][i], state[1][i]), episode_starts)
-            else:  # the state runs on across episode starts
-                out, (h_i, c_i) = lstm(x, (state[0][i : i + 1], state[1][i : i + 1]))
-            outputs.append(out.reshape(-1, out.shape[-1]))
-            h.append(h_i.view(N, -1))
-            c.append(c_i.view(N, -1))
-        return outputs, (torch.stack(h), torch.stack(c)) if need_state else None
+            outputs, new_state = self._unroll_padded(lstms, x, state, episode_starts), None
+        elif self.reset_state_on_done:
+            outputs, new_state = self._unroll_stepwise(lstms, x, state, episode_starts)
+        else:  # the state runs on across episode starts
+            runs = [lstm(x, (state[0][i : i + 1], state[1][i : i + 1])) for i, lstm in enumerate(lstms)]
+            outputs = [out for out, _ in runs]
+            new_state = torch.cat([h for _, (h, _) in runs]), torch.cat([c for _, (_, c) in runs])
+        return [out.reshape(-1, out.shape[-1]) for out in outputs], new_state if need_state else None
 
     def get_value(self, obs, state, episode_starts):
         critic_lstm = self.lstm if self.critic_lstm is None else self.critic_lstm  # its own, or the shared one
