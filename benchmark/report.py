@@ -183,17 +183,20 @@ def popgym_table(name: str = "popgym.json") -> str:
         train_text = "-" if train is None else f"{train:.2f}"
         return f"{statistics.mean(evals):.2f} +- {statistics.pstdev(evals):.2f} / {train_text} ({len(rows)})"
 
-    # per measure and rival: envs where ours is above, level with (the same to the 2 decimals shown) and below it
+    # per measure and rival: envs where ours is above, level with (the same to the 2 decimals shown) and below it,
+    # each side's mean taken over the seeds both ran
     keys = {"eval_mean_return": "evaluation", "train_last20": "last-20 training return"}
     tally = {(key, other): {"above": 0, "level with": 0, "below": 0} for key in keys for other in contenders[1:]}
     for env_id, by in sorted(runs.items()):
         lines.append(f"| {env_id} | " + " | ".join(cell(by.get(c)) for c in contenders) + " |")
         for key, other in tally:
-            ours, theirs = measure(by.get("ppo_lstm", []), key), measure(by.get(other, []), key)
+            mine, rival = ({row["seed"]: row for row in by.get(c, [])} for c in ("ppo_lstm", other))
+            both = sorted(mine.keys() & rival.keys())
+            ours, theirs = measure([mine[seed] for seed in both], key), measure([rival[seed] for seed in both], key)
             if ours is not None and theirs is not None:
                 ours, theirs = round(ours, 2), round(theirs, 2)
                 tally[(key, other)]["above" if ours > theirs else "below" if ours < theirs else "level with"] += 1
-    lines += [""] + [f"Ours against {'the MLP' if other == 'mlp' else other}, {keys[key]}, on the envs both ran: "
+    lines += [""] + [f"Ours against {'the MLP' if other == 'mlp' else other}, {keys[key]}, on the envs and seeds both ran: "
                      + ", ".join(f"{word} on {n}" for word, n in counts.items()) + "."
                      for (key, other), counts in tally.items()]  # fmt: skip
     return "\n".join(lines)

@@ -342,7 +342,7 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
     runs = [{"contender": c, "env_id": f"popgym:popgym-{env}-v0", "seed": seed, "eval_mean_return": ret,
              "train_last20": train} for c, env, seed, ret, train in
             [("ppo_lstm", "RepeatFirstEasy", 1, 0.5, 0.2), ("ppo_lstm", "RepeatFirstEasy", 2, 0.3, None),
-             ("mlp", "RepeatFirstEasy", 1, -0.5, 0.3), ("sb3-contrib", "RepeatFirstEasy", 1, 0.401, 0.1),
+             ("mlp", "RepeatFirstEasy", 1, -0.5, 0.3), ("sb3-contrib", "RepeatFirstEasy", 1, 0.501, 0.1),
              ("ppo_lstm", "AutoencodeEasy", 1, -0.5, -0.6), ("mlp", "AutoencodeEasy", 1, -0.4, -0.7)]]  # fmt: skip
     with open(tmp_path / "popgym.json", "w") as f:
         json.dump({"command": "python benchmark/popgym_suite.py", "machine": machine, "steps": 1000, "flags": "",
@@ -350,12 +350,15 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
     table = report.popgym_table().splitlines()
     assert "`python benchmark/popgym_suite.py --steps 1000`" in table[0] and "ppo_lstm.py on its defaults" in table[0]
     assert table[4] == "| AutoencodeEasy | -0.50 +- 0.00 / -0.60 (1) | -0.40 +- 0.00 / -0.70 (1) | - |"
-    assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 / 0.20 (2) | -0.50 +- 0.00 / 0.30 (1) | 0.40 +- 0.00 / 0.10 (1) |"
+    assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 / 0.20 (2) | -0.50 +- 0.00 / 0.30 (1) | 0.50 +- 0.00 / 0.10 (1) |"
+    # the peer ran seed 1 only: ours is compared on seed 1 (0.5 against 0.501, level to 2 decimals), not on its mean 0.4
     assert table[-4:] == [
-        "Ours against the MLP, evaluation, on the envs both ran: above on 1, level with on 0, below on 1.",
-        "Ours against sb3-contrib, evaluation, on the envs both ran: above on 0, level with on 1, below on 0.",
-        "Ours against the MLP, last-20 training return, on the envs both ran: above on 1, level with on 0, below on 1.",
-        "Ours against sb3-contrib, last-20 training return, on the envs both ran: above on 1, level with on 0, below on 0.",
+        "Ours against the MLP, evaluation, on the envs and seeds both ran: above on 1, level with on 0, below on 1.",
+        "Ours against sb3-contrib, evaluation, on the envs and seeds both ran: above on 0, level with on 1, below on 0.",
+        "Ours against the MLP, last-20 training return, on the envs and seeds both ran: above on 1, level with on 0, "
+        "below on 1.",
+        "Ours against sb3-contrib, last-20 training return, on the envs and seeds both ran: above on 1, level with on 0, "
+        "below on 0.",
     ]
 
 
