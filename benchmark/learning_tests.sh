@@ -13,7 +13,7 @@ python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --wo
 python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" \
   --extra="--total-timesteps 40000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99" \
   --scripts ppo_lstm_continuous.py --env-ids MountainCarContinuousNoVel-v0
-# at 40k steps 3 of 10 seeds had not found the flag; the learning test takes the 100k row
+# at 40k steps 2 of 10 seeds had not found the flag; the learning test takes the 100k row
 python benchmark/run.py --suite learning_tests --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" \
   --extra="--total-timesteps 100000" \
   --scripts "ppo_lstm_continuous.py --noise-corr 0.95 --init-logstd 0 --gamma 0.99" --env-ids MountainCarContinuousNoVel-v0

@@ -251,6 +251,9 @@ def main() -> None:
                      "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
         parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
+    if os.path.exists(os.path.join(RESULTS, "tuning_cartpolenovel.json")):
+        parts += ["ppo_lstm.py's flags tried on CartPoleNoVel-v1 at 100k steps, on tuning seeds only:", "",
+                  tuning_table("tuning_cartpolenovel.json"), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "mlp_cartpole", "runs.csv")):
         parts += ["### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
                   "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "
