@@ -299,7 +299,7 @@ class Agent(nn.Module):
             h, c = h * keep, c * keep
             cells = [torch.lstm_cell(x[t], (h[i], c[i]), lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0,
                                      lstm.bias_hh_l0) for i, lstm in enumerate(lstms)]  # fmt: skip
-            h, c = torch.stack([h for h, _ in cells]), torch.stack([c for _, c in cells])
+            h, c = torch.stack([cell[0] for cell in cells]), torch.stack([cell[1] for cell in cells])
             outputs.append(h)
         return torch.stack(outputs, 1), (h, c)  # (num_lstms, T, N, hidden), the final state
 

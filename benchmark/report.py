@@ -54,7 +54,7 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
     columns = {ours: {}, peer_key: {}}
     for row in peer["runs"]:
         columns[row["script"]][row["seed"]] = row
-    evaluated, threshold = peer_evaluated(name), peer.get("threshold")
+    evaluated, threshold = peer_evaluated(peer), peer.get("threshold")
 
     def cell(row: dict | None) -> str:
         if row is None:
@@ -80,14 +80,14 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
     lines = [machine_line(m) + " " f"Command: `{peer['command'].strip()}`.", "", *header]
     for seed in sorted(set().union(*columns.values())):
         lines.append(f"| {seed} | {cell(columns[ours].get(seed))} | {cell(columns[peer_key].get(seed))} |")
-    lines.append(f"| median (eval: mean) | {median(columns[ours])} | {median(columns[peer_key])} |" if evaluated else
-                 f"| median | {median(columns[ours])} | {median(columns[peer_key])} |")  # fmt: skip
+    label = "median (eval: mean)" if evaluated else "median"
+    lines.append(f"| {label} | {median(columns[ours])} | {median(columns[peer_key])} |")
     return "\n".join(lines)
 
 
-def peer_evaluated(name: str = "peer_reach.json") -> bool:
-    with open(os.path.join(RESULTS, name)) as f:
-        return all(row.get("eval_mean_return") is not None for row in json.load(f)["runs"])
+def peer_evaluated(peer: dict) -> bool:
+    """Whether every run of a benchmark/peer_reach.py results file was evaluated at the end."""
+    return all(row.get("eval_mean_return") is not None for row in peer["runs"])
 
 
 def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
@@ -241,13 +241,15 @@ def main() -> None:
                   "the speed table is the controlled figure.", "",
                   "![learning curves](benchmark/results/novel_classic/curves.png)", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.json")):
+        with open(os.path.join(RESULTS, "peer_reach.json")) as f:
+            evaluated = peer_evaluated(json.load(f))
         parts += ["Steps until the last 20 training episodes on CartPoleNoVel-v1 first average 475, seed by seed, "
                   "ppo_lstm.py beside sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published "
                   "agent for this env (VecNormalize of observations and rewards, ReLU, an LSTM of 64 for each of actor "
                   "and critic, 8 envs x 32 steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range "
                   "annealed from 1e-3 and 0.2), in one run of `benchmark/peer_reach.py`; "
                   + ("both run the whole 100k steps and are evaluated deterministically over 10 episodes at the end "
-                     "(the peer with its training statistics frozen):" if peer_evaluated() else
+                     "(the peer with its training statistics frozen):" if evaluated else
                      "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
         parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]

@@ -157,7 +157,7 @@ def test_peer_table_adds_the_evaluation_at_the_end_where_every_run_has_one(tmp_p
     peer = {"command": "python benchmark/peer_reach.py", "machine": machine, "threshold": 475.0, "runs": runs}
     (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
-    assert report.peer_evaluated()
+    assert report.peer_evaluated(peer)
     assert report.peer_table().splitlines()[2:] == [
         "| seed | ppo_lstm.py (defaults): steps | eval | sb3-contrib RecurrentPPO (zoo's settings): steps | eval |",
         "|---|---|---|---|---|",
@@ -166,7 +166,7 @@ def test_peer_table_adds_the_evaluation_at_the_end_where_every_run_has_one(tmp_p
         "| 297.4 (0/2 >= 475) |"]  # fmt: skip
     runs[0].pop("eval_mean_return")  # a run without an evaluation (an early stop): steps only
     (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
-    assert not report.peer_evaluated()
+    assert not report.peer_evaluated(peer)
     assert report.peer_table().splitlines()[4] == "| 1 | 20,000 | 30,000 |"
 
 
