@@ -74,8 +74,8 @@ class Args:
     """toggles advantages normalization"""
     clip_coef: float = 0.2
     """the surrogate clipping coefficient"""
-    anneal_clip: bool = False
-    """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
+    anneal_clip: bool = True
+    """anneal the clipping coefficient (the value clip's too) to 0 with the learning rate: steadies the late updates"""
     clip_vloss: bool = True
     """toggles whether or not to use a clipped loss for the value function"""
     ent_coef: float = 0.0

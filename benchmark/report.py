@@ -203,20 +203,37 @@ def popgym_table(name: str = "popgym.json") -> str:
 
 
 def tuning_table(name: str = "tuning_pendulum.json") -> str:
-    """Flags tried on tuning seeds: per set of flags, each seed's deterministic evaluation and their mean, best first."""
+    """Flags tried on tuning seeds: per set of flags, each seed's deterministic evaluation and their mean, best first;
+    where every run recorded its steps to a threshold (`steps_to_475`), their median too."""
     with open(os.path.join(RESULTS, name)) as f:
         tuning = json.load(f)
     m = tuning["machine"]
+    steps_key = next((key for key in tuning["runs"][0] if key.startswith("steps_to_")), None)
+    if not all(steps_key in row for row in tuning["runs"]):
+        steps_key = None
     by_flags = {}
     for row in tuning["runs"]:
-        by_flags.setdefault(row["flags"], {})[row["seed"]] = row["eval_mean_return"]
+        by_flags.setdefault(row["flags"], {})[row["seed"]] = row
+    header, rule = "| flags | seeds | eval per seed | mean |", "|---|---|---|---|"
+    if steps_key:
+        header += f" median steps to a last-20 mean of {steps_key[len('steps_to_'):]} |"
+        rule += "---|"
     lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}; command: `{tuning['command']}`; "
-             f"{tuning['note']}.", "", "| flags | seeds | eval per seed | mean |", "|---|---|---|---|"]  # fmt: skip
-    for flags, evals in sorted(by_flags.items(), key=lambda item: -statistics.mean(item[1].values())):
-        per_seed = " / ".join(f"{evals[seed]:.0f}" for seed in sorted(evals))
-        seeds = f"{min(evals)}-{max(evals)}" if len(evals) > 1 else str(min(evals))
+             f"{tuning['note']}.", "", header, rule]  # fmt: skip
+
+    def mean_eval(rows: dict) -> float:
+        return statistics.mean(row["eval_mean_return"] for row in rows.values())
+
+    for flags, rows in sorted(by_flags.items(), key=lambda item: -mean_eval(item[1])):
+        per_seed = " / ".join(f"{rows[seed]['eval_mean_return']:.0f}" for seed in sorted(rows))
+        seeds = f"{min(rows)}-{max(rows)}" if len(rows) > 1 else str(min(rows))
         label = f"`{flags}`" if flags else "defaults"
-        lines.append(f"| {label} | {seeds} | {per_seed} | {statistics.mean(evals.values()):.1f} |")
+        line = f"| {label} | {seeds} | {per_seed} | {mean_eval(rows):.1f} |"
+        if steps_key:
+            mid = statistics.median(row[steps_key] or float("inf") for row in rows.values())
+            reached = sum(row[steps_key] is not None for row in rows.values())
+            line += " " + ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(rows)} reached) |"
+        lines.append(line)
     return "\n".join(lines)
 
 

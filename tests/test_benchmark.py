@@ -440,3 +440,17 @@ def test_tuning_table_lists_each_flag_set_with_its_seeds_best_mean_first(tmp_pat
     table = report.tuning_table().splitlines()
     assert table[4:] == ["| `--noise-corr 0.5` | 11-12 | -350 / -250 | -300.0 |",
                          "| defaults | 11-12 | -300 / -500 | -400.0 |"]
+    # with every run's steps to the threshold recorded, their median (a seed that never reached it counts as last)
+    for row, steps in zip(runs, [30_000, None, 10_000, 50_000], strict=True):
+        row["steps_to_475"] = steps
+    with open(tmp_path / "tuning_pendulum.json", "w") as f:
+        json.dump({"command": "python x.py", "machine": machine, "note": "tuning seeds", "runs": runs}, f)
+    table = report.tuning_table().splitlines()
+    assert table[2].endswith("| mean | median steps to a last-20 mean of 475 |")
+    assert table[4:] == ["| `--noise-corr 0.5` | 11-12 | -350 / -250 | -300.0 | 30,000 (2/2 reached) |",
+                         "| defaults | 11-12 | -300 / -500 | -400.0 | not reached (1/2 reached) |"]
+    # a file where some runs did not record them: no such column
+    del runs[3]["steps_to_475"]
+    with open(tmp_path / "tuning_pendulum.json", "w") as f:
+        json.dump({"command": "python x.py", "machine": machine, "note": "tuning seeds", "runs": runs}, f)
+    assert report.tuning_table().splitlines()[2] == "| flags | seeds | eval per seed | mean |"
