@@ -129,8 +129,9 @@ def memory_table(name: str) -> str:
     m = suite["machine"]
     minigrid = name.startswith("minigrid")
     lines = [machine_line(m) + " "
-             f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; flags of ppo_lstm.py and the MLP: "
-             f"{suite['flags'] or 'their defaults'}.", "",
+             f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; ppo_lstm.py "
+             + (f"with `{suite['flags']}`" if suite["flags"] else "on its defaults") + ", the MLP on its defaults"
+             + (f"; {suite['note']}" if suite.get("note") else "") + ".", "",
              "| env | contender | seeds | eval return | last-20 training return |" + (" solved |" if minigrid else ""),
              "|---|---|---|---|---|" + ("---|" if minigrid else "")]  # fmt: skip
     groups = {}

@@ -277,7 +277,7 @@ def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, m
         json.dump({"command": "python benchmark/popgym_suite.py --suite minigrid", "machine": machine, "steps": 1000,
                    "flags": "", "runs": runs}, f)  # fmt: skip
     table = report.memory_table("minigrid.json").splitlines()
-    assert "their defaults" in table[0] and table[2].endswith("solved |")
+    assert "ppo_lstm.py on its defaults, the MLP on its defaults." in table[0] and table[2].endswith("solved |")
     assert table[5] == "| MiniGrid-MemoryS7-v0 | ppo_lstm | 2 | 0.50 +- 0.10 | 0.50 +- 0.00 | 3/4 |"
     assert table[4] == "| MiniGrid-MemoryS7-v0 | mlp | 1 | 0.00 +- 0.00 | - | 0/2 |"
 
