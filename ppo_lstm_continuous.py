@@ -96,7 +96,7 @@ class Args:
     """raise training rewards below this value to it (off by default; -1 lets BipedalWalker-v3 learn to walk)"""
     init_logstd: float = -0.5
     """initial log standard deviation of the Gaussian policy"""
-    noise_corr: float = 0.0
+    noise_corr: float = 0.5
     """correlation of the exploration noise between consecutive steps of an episode (0: drawn anew each step;
     0.95 lets MountainCarContinuousNoVel-v0 find the flag); the Gaussian and its logprob stay as they are"""
     sde_freq: int = 0
@@ -388,7 +388,7 @@ def next_noise(noise: torch.Tensor, episode_starts: torch.Tensor, step: int, arg
 def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float) -> torch.Tensor:
     """The next step's exploration noise, (N, action_dim): an AR(1) process whose every step is N(0, 1), so that
     each sample still comes from the policy's Gaussian; it is drawn afresh where an episode starts."""
-    if corr == 0.0:  # independent noise (the default): the same draw without the arithmetic
+    if corr == 0.0:  # independent noise: the same draw without the arithmetic
         return torch.randn_like(noise)
     keep = corr * (1.0 - episode_starts).view(-1, 1)
     return keep * noise + torch.sqrt(1.0 - keep**2) * torch.randn_like(noise)
@@ -449,7 +449,7 @@ def check_args(args: Args) -> None:
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
     if args.sde_freq < 0 or (args.sde_freq and args.noise_corr):
-        fail("--sde-freq must not be negative, and gSDE (--sde-freq) and --noise-corr do not combine")
+        fail("--sde-freq must not be negative, and gSDE (--sde-freq) takes --noise-corr 0 (the two do not combine)")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:

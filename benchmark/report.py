@@ -227,7 +227,8 @@ def tuning_table(name: str = "tuning_pendulum.json") -> str:
 
     for flags, rows in sorted(by_flags.items(), key=lambda item: -mean_eval(item[1])):
         per_seed = " / ".join(f"{rows[seed]['eval_mean_return']:.0f}" for seed in sorted(rows))
-        seeds = f"{min(rows)}-{max(rows)}" if len(rows) > 1 else str(min(rows))
+        contiguous = len(rows) > 1 and sorted(rows) == list(range(min(rows), max(rows) + 1))
+        seeds = f"{min(rows)}-{max(rows)}" if contiguous else ", ".join(map(str, sorted(rows)))
         label = f"`{flags}`" if flags else "defaults"
         line = f"| {label} | {seeds} | {per_seed} | {mean_eval(rows):.1f} |"
         if steps_key:

@@ -449,6 +449,12 @@ def test_tuning_table_lists_each_flag_set_with_its_seeds_best_mean_first(tmp_pat
     assert table[2].endswith("| mean | median steps to a last-20 mean of 475 |")
     assert table[4:] == ["| `--noise-corr 0.5` | 11-12 | -350 / -250 | -300.0 | 30,000 (2/2 reached) |",
                          "| defaults | 11-12 | -300 / -500 | -400.0 | not reached (1/2 reached) |"]
+    # seeds with a gap are listed one by one
+    runs.append({"flags": "--x", "seed": 14, "eval_mean_return": -100.0, "steps_to_475": 1})
+    runs.append({"flags": "--x", "seed": 11, "eval_mean_return": -100.0, "steps_to_475": 1})
+    with open(tmp_path / "tuning_pendulum.json", "w") as f:
+        json.dump({"command": "python x.py", "machine": machine, "note": "tuning seeds", "runs": runs}, f)
+    assert report.tuning_table().splitlines()[4].startswith("| `--x` | 11, 14 | -100 / -100 | -100.0 |")
     # a file where some runs did not record them: no such column
     del runs[3]["steps_to_475"]
     with open(tmp_path / "tuning_pendulum.json", "w") as f:

@@ -194,8 +194,8 @@ def test_sde_samples_map_the_features_with_weights_redrawn_every_k_steps_and_at_
         return result
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
-    summary = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", sde_freq=3, init_logstd=-1.0, num_steps=30,
-                  total_timesteps=240, eval_sample=True, eval_episodes=2)  # fmt: skip
+    summary = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", sde_freq=3, noise_corr=0.0, init_logstd=-1.0,
+                  num_steps=30, total_timesteps=240, eval_sample=True, eval_episodes=2)  # fmt: skip
     rollout = [c for c in calls if c[0] == 4]
     evaluation = [c for c in calls if c[0] == 1]
     assert len(rollout) == 60 and len(evaluation) == 20 and summary["eval_mode"] == "sample"
@@ -235,7 +235,8 @@ def test_an_sde_checkpoint_evaluates_and_resumes_with_its_exploration_whatever_t
     def saved(summary):
         return torch.load(summary["checkpoint"], weights_only=False)
 
-    sde = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", sde_freq=4, save_model=True, eval_episodes=2)
+    sde = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", sde_freq=4, noise_corr=0.0, save_model=True,
+              eval_episodes=2)
     evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=sde["checkpoint"], eval_episodes=2)
     assert evaluated["eval_returns"] == sde["eval_returns"]
     resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=sde["checkpoint"], total_timesteps=256,
@@ -243,5 +244,5 @@ def test_an_sde_checkpoint_evaluates_and_resumes_with_its_exploration_whatever_t
     assert saved(resumed)["args"]["sde_freq"] == 4 and saved(resumed)["model"]["actor_logstd"].shape == (64, 1)
     plain = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", save_model=True)["checkpoint"]
     resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=plain, total_timesteps=256, sde_freq=4,
-                  save_model=True)  # fmt: skip
+                  noise_corr=0.0, save_model=True)  # fmt: skip
     assert saved(resumed)["args"]["sde_freq"] == 0 and saved(resumed)["model"]["actor_logstd"].shape == (1, 1)
