@@ -24,11 +24,10 @@ def train(name: str, **kwargs) -> dict:
 
 def test_lstm_solves_cartpole_without_velocities():
     """Row `ppo_lstm | CartPoleNoVel-v1 | 10 | 99,840` (novel_classic): the last 20 training episodes averaged 475 on
-    10/10 seeds (the latest at 55,536 steps); the final evaluation was 190.6 at worst (7/10 >= 475: three seeds fell
-    back after reaching 500)."""
+    10/10 seeds (the latest at 61,640 steps); the final evaluation was 391.4 at worst (9/10 >= 475)."""
     summary = train("ppo_lstm", env_id="CartPoleNoVel-v1", total_timesteps=100_000)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 475) is not None
-    assert summary["eval_mean_return"] >= 150
+    assert summary["eval_mean_return"] >= 350
 
 
 def test_lstm_solves_the_memory_task():
