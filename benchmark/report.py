@@ -266,7 +266,8 @@ def main() -> None:
                   "ppo_lstm.py beside sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published "
                   "agent for this env (VecNormalize of observations and rewards, ReLU, an LSTM of 64 for each of actor "
                   "and critic, 8 envs x 32 steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range "
-                  "annealed from 1e-3 and 0.2), in one run of `benchmark/peer_reach.py`; "
+                  "annealed from 1e-3 and 0.2), on the same seeds and machine with `benchmark/peer_reach.py` (which keeps the "
+                  "rows it has measured with the same settings and runs the missing ones); "
                   + ("both run the whole 100k steps and are evaluated deterministically over 10 episodes at the end "
                      "(the peer with its training statistics frozen):" if evaluated else
                      "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
@@ -310,7 +311,7 @@ def main() -> None:
         parts += ["PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO with rl_zoo3 2.9.2's settings for it (gSDE "
                   "resampled every 4 steps, 4 envs x 1024 steps, 10 epochs, gamma 0.9, lr 1e-3, VecNormalize, ReLU, an "
                   "LSTM of 64 for each of actor and critic), both trained 100k steps and evaluated deterministically "
-                  "over 10 episodes (the peer with its training statistics frozen), in one run of "
+                  "over 10 episodes (the peer with its training statistics frozen), on the same seeds and machine with "
                   "`benchmark/peer_reach.py --task pendulum`. The zoo's own train.py on seed 1 scored -153.4 on the same "
                   "evaluation, the harness -151.7:", "",
                   pendulum_peer_table(), ""]  # fmt: skip
