@@ -235,6 +235,23 @@ def test_resume_continues_optimizer_statistics_and_schedule(name):
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("anneal_clip", [True, False])
+def test_clip_range_anneals_with_the_learning_rate_unless_told_not_to(name, anneal_clip):
+    """--anneal-clip (ppo_lstm.py's and the MLP's default) takes the clip range down with the learning rate, from the
+    global step; --no-anneal-clip holds it; a resumed run carries on with the uninterrupted run's schedule."""
+    run(name, total_timesteps=256, anneal_clip=anneal_clip, clip_coef=0.3)
+    lr, clip = (scalars(run_dirs()[-1], tag) for tag in ("charts/learning_rate", "charts/clip_coef"))
+    lr0 = load(name).Args.learning_rate
+    assert [s for s, _ in clip] == [s for s, _ in lr] == [64, 128, 192, 256]
+    expected = [0.3 * v / lr0 for _, v in lr] if anneal_clip else [0.3] * 4
+    np.testing.assert_allclose([v for _, v in clip], expected, rtol=1e-6)
+    assert (clip[-1][1] < clip[0][1]) == anneal_clip
+    half = run(name, total_timesteps=128, anneal_clip=anneal_clip, clip_coef=0.3, save_model=True)["checkpoint"]
+    run(name, resume=half, total_timesteps=256, anneal_clip=anneal_clip, clip_coef=0.3)
+    assert scalars(run_dirs()[-1], "charts/clip_coef") == clip[2:]
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 @pytest.mark.parametrize("num_envs, total, steps", [(8, 384, [256, 384]), (2, 256, [160, 192, 224, 256])])
 def test_resume_with_another_batch_continues_by_global_step(name, num_envs, total, steps):
     """A checkpoint of 128 steps (4 envs x 16) resumed with 8 or 2 envs trains up to --total-timesteps exactly, its
