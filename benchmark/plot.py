@@ -57,6 +57,14 @@ def steps_to_threshold(curve: list[tuple[int, float]], threshold: float, window:
     return None
 
 
+def median_steps_text(steps: list[int | None]) -> str:
+    """'31,508 (10/10 reached)': the median of each run's steps to a threshold, a run that never reached it counted as
+    the slowest, and how many reached it."""
+    mid = statistics.median(float("inf") if s is None else s for s in steps)
+    reached = sum(s is not None for s in steps)
+    return ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(steps)} reached)"
+
+
 def running_mean_on_grid(curve: list[tuple[int, float]], grid: np.ndarray, window: int = WINDOW) -> np.ndarray:
     """At each grid step, the mean of the last `window` episodes finished by then (nan before the first)."""
     steps = np.array([s for s, _ in curve])
@@ -96,10 +104,7 @@ def markdown_table(runs: list[dict], curves: dict[str, list[tuple[int, float]]])
         solved, median = "-", "-"
         if threshold is not None:
             solved = f"{sum(e >= threshold for e in evals)}/{len(evals)} (>= {threshold:g})"
-            reached = [steps_to_threshold(curves.get(r["run"], []), threshold) for r in group]
-            mid = statistics.median([float("inf") if s is None else s for s in reached])
-            hit = sum(s is not None for s in reached)
-            median = ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({hit}/{len(reached)} reached)"
+            median = median_steps_text([steps_to_threshold(curves.get(r["run"], []), threshold) for r in group])
         spread = statistics.stdev(evals) if len(evals) > 1 else 0.0
         sps = statistics.mean(float(r["sps"]) for r in group)
         wall = statistics.mean(float(r["wall_time_s"]) for r in group) / 60

@@ -63,9 +63,7 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
         return f"{steps} | {row['eval_mean_return']:.1f}" if evaluated else steps
 
     def median(rows: dict) -> str:
-        mid = statistics.median(row["steps_to_threshold"] or float("inf") for row in rows.values())
-        reached = sum(row["steps_to_threshold"] is not None for row in rows.values())
-        steps = ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(rows)} reached)"
+        steps = plot.median_steps_text([row["steps_to_threshold"] for row in rows.values()])
         if not evaluated:
             return steps
         evals = [row["eval_mean_return"] for row in rows.values()]
@@ -232,9 +230,7 @@ def tuning_table(name: str = "tuning_pendulum.json") -> str:
         label = f"`{flags}`" if flags else "defaults"
         line = f"| {label} | {seeds} | {per_seed} | {mean_eval(rows):.1f} |"
         if steps_key:
-            mid = statistics.median(row[steps_key] or float("inf") for row in rows.values())
-            reached = sum(row[steps_key] is not None for row in rows.values())
-            line += " " + ("not reached" if mid == float("inf") else f"{mid:,.0f}") + f" ({reached}/{len(rows)} reached) |"
+            line += f" {plot.median_steps_text([row[steps_key] for row in rows.values()])} |"
         lines.append(line)
     return "\n".join(lines)
 
