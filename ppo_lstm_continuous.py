@@ -96,6 +96,9 @@ class Args:
     """raise training rewards below this value to it (off by default; -1 lets BipedalWalker-v3 learn to walk)"""
     init_logstd: float = -0.5
     """initial log standard deviation of the Gaussian policy"""
+    final_logstd: float | None = None
+    """hold the log-std on a schedule instead of learning it: linear in the global step from --init-logstd to this
+    at --total-timesteps, so that the policy at the end acts as its mean does (off by default: learned)"""
     noise_corr: float = 0.5
     """correlation of the exploration noise between consecutive steps of an episode (0: drawn anew each step;
     0.95 lets MountainCarContinuousNoVel-v0 find the flag); the Gaussian and its logprob stay as they are"""
@@ -278,6 +281,7 @@ class Agent(nn.Module):
         # gSDE: one log-std per (feature, action) weight of the noise map; otherwise one per action
         self.sde = args.sde_freq > 0
         self.actor_logstd = nn.Parameter(torch.full((64 if self.sde else 1, action_dim), args.init_logstd))
+        self.actor_logstd.requires_grad_(args.final_logstd is None)  # with --final-logstd the schedule sets it
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
 
@@ -448,6 +452,8 @@ def check_args(args: Args) -> None:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
+    if args.sde_freq and args.final_logstd is not None:
+        fail("--final-logstd schedules one log-std per action; gSDE (--sde-freq) learns its own")
     if args.sde_freq < 0 or (args.sde_freq and args.noise_corr):
         fail("--sde-freq must not be negative, and gSDE (--sde-freq) takes --noise-corr 0 (the two do not combine)")
     if args.seq_len < 0 or args.eval_episodes < 0:
@@ -607,6 +613,9 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
+            if args.final_logstd is not None:  # constant through the update, so the replay sees the rollout's std
+                with torch.no_grad():
+                    agent.actor_logstd.fill_(args.final_logstd + frac * (args.init_logstd - args.final_logstd))
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
@@ -736,6 +745,7 @@ def main(args: Args) -> dict:
             sps = int((global_step - start_step) / (time.time() - start_time))
             writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
             writer.add_scalar("charts/clip_coef", clip_coef, global_step)
+            writer.add_scalar("charts/logstd", agent.actor_logstd.mean().item(), global_step)
             writer.add_scalar("charts/SPS", sps, global_step)
             writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
             writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)

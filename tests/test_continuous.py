@@ -145,6 +145,36 @@ def test_rollout_samples_follow_the_correlated_noise_and_keep_their_gaussian_log
     assert abs(np.corrcoef(fresh.T.numpy())[0, 1]) < 0.5
 
 
+def test_final_logstd_holds_the_noise_on_a_schedule_by_global_step(monkeypatch):
+    """--final-logstd: the log-std is not learned but set at each update's start, linear in the global step from
+    --init-logstd to --final-logstd at --total-timesteps, and the rollout samples with it; a resumed run continues
+    the schedule. Without the flag the log-std is learned: it moves off its start."""
+    module = load("ppo_lstm_continuous")
+    stds = []  # the std of each rollout step's samples, (action - mean) / noise fitted over the envs
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, done, action=None, deterministic=False, **kwargs):
+        result = original(self, obs, state, done, action, deterministic, **kwargs)
+        if action is None and not deterministic:
+            mean, noise = original(self, obs, state, done, deterministic=True)[0], kwargs["noise"]
+            stds.append(float(((result[0] - mean) * noise).sum() / noise.pow(2).sum()))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run("ppo_lstm_continuous", total_timesteps=256, init_logstd=-1.0, final_logstd=-3.0)
+    logged = scalars(run_dirs()[-1], "charts/logstd")
+    expected = [-1.0, -1.5, -2.0, -2.5]  # update k starts at global step 64 * (k - 1) of 256
+    assert [s for s, _ in logged] == [64, 128, 192, 256]
+    np.testing.assert_allclose([v for _, v in logged], expected, rtol=1e-6)
+    np.testing.assert_allclose(np.log(stds), np.repeat(expected, 16), rtol=1e-4)  # 16 rollout steps per update
+    half = run("ppo_lstm_continuous", total_timesteps=128, init_logstd=-1.0, final_logstd=-3.0, save_model=True)
+    run("ppo_lstm_continuous", resume=half["checkpoint"], total_timesteps=256, init_logstd=-1.0, final_logstd=-3.0)
+    np.testing.assert_allclose([v for _, v in scalars(run_dirs()[-1], "charts/logstd")], expected[2:], rtol=1e-6)
+    run("ppo_lstm_continuous", total_timesteps=256, init_logstd=-1.0)
+    learned = [v for _, v in scalars(run_dirs()[-1], "charts/logstd")]
+    assert len(set(learned)) == 4 and all(abs(v + 1.0) > 1e-4 for v in learned)
+
+
 def test_eval_sample_evaluates_the_policy_as_sampled_and_says_so(monkeypatch):
     """--eval-sample: evaluation acts with mean + std * noise, the noise following --noise-corr as in training (the
     policy as trained); summary.json records the mode. Without it, the mean action, and eval_mode "mean"."""

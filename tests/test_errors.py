@@ -374,3 +374,8 @@ def test_ctrl_c_finishes_the_wandb_run():
 @pytest.mark.parametrize("flags", [dict(sde_freq=-1), dict(sde_freq=4, noise_corr=0.5)])
 def test_sde_with_a_negative_frequency_or_with_correlated_noise_fails(capsys, flags):
     assert "--sde-freq must not be negative" in one_line_error(capsys, "ppo_lstm_continuous", **flags)
+
+
+def test_a_scheduled_logstd_with_sde_fails(capsys):
+    message = one_line_error(capsys, "ppo_lstm_continuous", sde_freq=4, noise_corr=0.0, final_logstd=-2.0)
+    assert "--final-logstd schedules one log-std per action" in message
