@@ -5,10 +5,12 @@ defaults.
 
 python benchmark/popgym_suite.py                      # writes benchmark/results/popgym.json
 python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
+python benchmark/popgym_suite.py --suite minigrid --steps 1000000 --out minigrid_1m.json   # a budget of its own
 
 Each run reports the mean return of its deterministic evaluation at the end (10 episodes) and of its last 20
 training episodes. POPGym scales every env's episode return into [-1, 1]; MiniGrid pays 1 - 0.9 * steps / limit on
-success and 0 otherwise, so its success rate is the share of evaluation episodes with a positive return. The peer
+success and 0 otherwise, so its success rate is the share of evaluation episodes with a positive return, and a
+MiniGrid run of ours also records the step at which 18 of its last 20 training episodes were first solved. The peer
 reads the same observations as ours (the vector our FlatObservation makes: a Dict's text left out, one-hots where
 the space is discrete), so that a Tuple env it cannot take as it is (Autoencode) is compared too. A (contender, env,
 seed) already in the results file with the same budget and flags is not run again.
@@ -66,6 +68,8 @@ class Args:
     """which to run"""
     flags: str = RECIPE
     """flags of ppo_lstm.py (recorded with each row); the MLP and ppo_lstm_continuous.py run on their defaults"""
+    out: str = ""
+    """results file under benchmark/results (default: <suite>.json); a file holds one budget"""
 
 
 @functools.cache
@@ -81,12 +85,25 @@ def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str) -> dic
                 str(steps), "--eval-episodes", "10", *flags.split()]  # fmt: skip
         subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
         (run_dir,) = [os.path.join(cwd, "runs", d) for d in os.listdir(os.path.join(cwd, "runs"))]
-        curve = [value for _, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
+        episodes = [(step, value) for step, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
         with open(os.path.join(run_dir, "summary.json")) as f:
             summary = json.load(f)
-    return {"eval_mean_return": summary["eval_mean_return"], "eval_returns": summary["eval_returns"],
-            "train_last20": statistics.mean(curve[-20:]) if curve else None, "steps": summary["global_step"],
-            "seconds": round(time.time() - start, 1)}  # fmt: skip
+    curve = [value for _, value in episodes]
+    measured = {"eval_mean_return": summary["eval_mean_return"], "eval_returns": summary["eval_returns"],
+                "train_last20": statistics.mean(curve[-20:]) if curve else None, "steps": summary["global_step"],
+                "seconds": round(time.time() - start, 1)}  # fmt: skip
+    if env_id.startswith("minigrid:"):
+        measured["steps_to_solved_18_of_20"] = steps_to_solved(episodes)
+    return measured
+
+
+def steps_to_solved(episodes: list[tuple[int, float]], solved: int = 18, window: int = 20) -> int | None:
+    """The global step at which `solved` of the last `window` training episodes were first solved (a positive
+    return, as MiniGrid pays only on success); None if that never happened."""
+    for i in range(window, len(episodes) + 1):
+        if sum(value > 0 for _, value in episodes[i - window : i]) >= solved:
+            return episodes[i - 1][0]
+    return None
 
 
 def run_peer(env_id: str, seed: int, steps: int) -> dict:
@@ -118,8 +135,8 @@ def run_peer(env_id: str, seed: int, steps: int) -> dict:
             "steps": model.num_timesteps, "seconds": round(time.time() - start, 1)}  # fmt: skip
 
 
-def out_path(suite: str) -> str:
-    return os.path.join(HERE, "results", f"{suite}.json")
+def out_path(suite: str, out: str = "") -> str:
+    return os.path.join(HERE, "results", out or f"{suite}.json")
 
 
 def flags_of(contender: str, env_id: str, args: Args) -> str:
@@ -131,9 +148,9 @@ def flags_of(contender: str, env_id: str, args: Args) -> str:
 def measured_rows(args: Args) -> dict:
     """The rows of the results file that a run now would repeat: same budget, and the flags the contender runs with
     now (rows from other flags are left out, and run again)."""
-    if not os.path.exists(out_path(args.suite)):
+    if not os.path.exists(out_path(args.suite, args.out)):
         return {}
-    with open(out_path(args.suite)) as f:
+    with open(out_path(args.suite, args.out)) as f:
         before = json.load(f)
     if before["steps"] != args.steps:
         return {}
@@ -172,7 +189,7 @@ def write(args: Args, rows: dict) -> None:
     result = {"command": "python benchmark/popgym_suite.py " + " ".join(sys.argv[1:]), "machine": machine(),
               "steps": args.steps, "flags": args.flags, "peer": "sb3-contrib RecurrentPPO, its defaults",
               "runs": sorted(rows.values(), key=lambda r: (r["env_id"], r["contender"], r["seed"]))}  # fmt: skip
-    with open(out_path(args.suite), "w") as f:
+    with open(out_path(args.suite, args.out), "w") as f:
         json.dump(result, f, indent=1)
 
 

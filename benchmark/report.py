@@ -119,6 +119,15 @@ def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
     return "\n".join(lines)
 
 
+def steps_to_solved_cell(rows: list[dict]) -> str:
+    """Median over the seeds that got there, and how many did; '-' for rows run before the suite recorded it."""
+    if any("steps_to_solved_18_of_20" not in row for row in rows):
+        return "-"
+    reached = [row["steps_to_solved_18_of_20"] for row in rows if row["steps_to_solved_18_of_20"] is not None]
+    median = f"{statistics.median(reached):,.0f} " if reached else ""
+    return f"{median}({len(reached)}/{len(rows)} reached)"
+
+
 def memory_table(name: str) -> str:
     """benchmark/popgym_suite.py's results file `name`: per env and contender, the deterministic evaluation and the
     last 20 training episodes (mean +- std over seeds), and, on MiniGrid, the share of evaluation episodes solved."""
@@ -130,8 +139,9 @@ def memory_table(name: str) -> str:
              f"Command: `{suite['command'].strip()}`; {suite['steps']:,} steps per run; ppo_lstm.py "
              + (f"with `{suite['flags']}`" if suite["flags"] else "on its defaults") + ", the MLP on its defaults"
              + (f"; {suite['note']}" if suite.get("note") else "") + ".", "",
-             "| env | contender | seeds | eval return | last-20 training return |" + (" solved |" if minigrid else ""),
-             "|---|---|---|---|---|" + ("---|" if minigrid else "")]  # fmt: skip
+             "| env | contender | seeds | eval return | last-20 training return |"
+             + (" solved | steps to 18 of 20 training episodes solved |" if minigrid else ""),
+             "|---|---|---|---|---|" + ("---|---|" if minigrid else "")]  # fmt: skip
     groups = {}
     for row in suite["runs"]:
         groups.setdefault((row["env_id"].split(":")[-1], row["contender"]), []).append(row)
@@ -143,7 +153,7 @@ def memory_table(name: str) -> str:
         line = f"| {env_id} | {contender} | {len(rows)} | {statistics.mean(evals):.2f} +- {spread(evals):.2f} | {train} |"
         if minigrid:
             episodes = [r for row in rows for r in row["eval_returns"]]
-            line += f" {sum(r > 0 for r in episodes)}/{len(episodes)} |"
+            line += f" {sum(r > 0 for r in episodes)}/{len(episodes)} | {steps_to_solved_cell(rows)} |"
         lines.append(line)
     return "\n".join(lines)
 
@@ -316,11 +326,14 @@ def main() -> None:
     if os.path.exists(os.path.join(RESULTS, "tuning_pendulum.json")):
         parts += ["ppo_lstm_continuous.py's flags tried on PendulumNoVel-v1 at 100k steps, on tuning seeds only:", "",
                   tuning_table(), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "minigrid.json")):
+    minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
+    if minigrid:
         parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid`)", "",
                   "ppo_lstm.py reads MiniGrid's symbolic 7x7x3 view and its direction (151 entries; the mission text is "
                   "left out); an episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
-                  "for reaching the matching object, 0 otherwise).", "", memory_table("minigrid.json"), ""]  # fmt: skip
+                  "for reaching the matching object, 0 otherwise).", ""]  # fmt: skip
+        for name in minigrid:
+            parts += [memory_table(name), ""]
     if os.path.exists(os.path.join(RESULTS, "popgym.json")):
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table(), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
