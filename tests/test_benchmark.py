@@ -281,7 +281,7 @@ def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, m
     assert table[5] == "| MiniGrid-MemoryS7-v0 | ppo_lstm | 2 | 0.50 +- 0.10 | 0.50 +- 0.00 | 3/4 | - |"
     assert table[4] == "| MiniGrid-MemoryS7-v0 | mlp | 1 | 0.00 +- 0.00 | - | 0/2 | - |"
     # rows that record the step of 18 solved out of 20: the median over the seeds that reached it
-    for row, steps in zip(runs, [3000, None, 5000]):
+    for row, steps in zip(runs, [3000, None, 5000], strict=True):
         row["steps_to_solved_18_of_20"] = steps
     runs.append({**runs[0], "seed": 3, "steps_to_solved_18_of_20": 1000})
     with open(tmp_path / "minigrid_1m.json", "w") as f:
