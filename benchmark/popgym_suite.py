@@ -10,7 +10,7 @@ python benchmark/popgym_suite.py --suite minigrid --steps 1000000 --out minigrid
 Each run reports the mean return of its deterministic evaluation at the end (10 episodes) and of its last 20
 training episodes. POPGym scales every env's episode return into [-1, 1]; MiniGrid pays 1 - 0.9 * steps / limit on
 success and 0 otherwise, so its success rate is the share of evaluation episodes with a positive return, and a
-MiniGrid run of ours also records the step at which 18 of its last 20 training episodes were first solved. The peer
+MiniGrid run of ours also records the step at which 90 of its last 100 training episodes were first solved. The peer
 reads the same observations as ours (the vector our FlatObservation makes: a Dict's text left out, one-hots where
 the space is discrete), so that a Tuple env it cannot take as it is (Autoencode) is compared too. A (contender, env,
 seed) already in the results file with the same budget and flags is not run again.
@@ -93,13 +93,15 @@ def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str) -> dic
                 "train_last20": statistics.mean(curve[-20:]) if curve else None, "steps": summary["global_step"],
                 "seconds": round(time.time() - start, 1)}  # fmt: skip
     if env_id.startswith("minigrid:"):
-        measured["steps_to_solved_18_of_20"] = steps_to_solved(episodes)
+        measured["steps_to_solved_90_of_100"] = steps_to_solved(episodes)
     return measured
 
 
-def steps_to_solved(episodes: list[tuple[int, float]], solved: int = 18, window: int = 20) -> int | None:
+def steps_to_solved(episodes: list[tuple[int, float]], solved: int = 90, window: int = 100) -> int | None:
     """The global step at which `solved` of the last `window` training episodes were first solved (a positive
-    return, as MiniGrid pays only on success); None if that never happened."""
+    return, as MiniGrid pays only on success); None if that never happened. A window of 100: walking to one of
+    MemoryS7's two objects at random solves half, and over a run's ten thousand episodes chance alone puts 18 solved
+    into some window of 20."""
     for i in range(window, len(episodes) + 1):
         if sum(value > 0 for _, value in episodes[i - window : i]) >= solved:
             return episodes[i - 1][0]

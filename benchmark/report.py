@@ -121,9 +121,9 @@ def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
 
 def steps_to_solved_cell(rows: list[dict]) -> str:
     """Median over the seeds that got there, and how many did; '-' for rows run before the suite recorded it."""
-    if any("steps_to_solved_18_of_20" not in row for row in rows):
+    if any("steps_to_solved_90_of_100" not in row for row in rows):
         return "-"
-    reached = [row["steps_to_solved_18_of_20"] for row in rows if row["steps_to_solved_18_of_20"] is not None]
+    reached = [row["steps_to_solved_90_of_100"] for row in rows if row["steps_to_solved_90_of_100"] is not None]
     median = f"{statistics.median(reached):,.0f} " if reached else ""
     return f"{median}({len(reached)}/{len(rows)} reached)"
 
@@ -140,7 +140,7 @@ def memory_table(name: str) -> str:
              + (f"with `{suite['flags']}`" if suite["flags"] else "on its defaults") + ", the MLP on its defaults"
              + (f"; {suite['note']}" if suite.get("note") else "") + ".", "",
              "| env | contender | seeds | eval return | last-20 training return |"
-             + (" solved | steps to 18 of 20 training episodes solved |" if minigrid else ""),
+             + (" solved | steps to 90 of 100 training episodes solved |" if minigrid else ""),
              "|---|---|---|---|---|" + ("---|---|" if minigrid else "")]  # fmt: skip
     groups = {}
     for row in suite["runs"]:

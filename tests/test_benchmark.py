@@ -282,15 +282,15 @@ def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, m
     assert table[4] == "| MiniGrid-MemoryS7-v0 | mlp | 1 | 0.00 +- 0.00 | - | 0/2 | - |"
     # rows that record the step of 18 solved out of 20: the median over the seeds that reached it
     for row, steps in zip(runs, [3000, None, 5000], strict=True):
-        row["steps_to_solved_18_of_20"] = steps
-    runs.append({**runs[0], "seed": 3, "steps_to_solved_18_of_20": 1000})
+        row["steps_to_solved_90_of_100"] = steps
+    runs.append({**runs[0], "seed": 3, "steps_to_solved_90_of_100": 1000})
     with open(tmp_path / "minigrid_1m.json", "w") as f:
         json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs}, f)
     table = report.memory_table("minigrid_1m.json").splitlines()
     assert table[5].endswith("| 4/6 | 2,000 (2/3 reached) |") and table[4].endswith("| 0/2 | 5,000 (1/1 reached) |")
 
 
-def test_steps_to_solved_is_the_step_of_the_episode_that_completes_18_solved_of_the_last_20():
+def test_steps_to_solved_is_the_step_of_the_episode_that_completes_enough_solved_in_its_window():
     sys.path.insert(0, os.path.join(ROOT, "benchmark"))
     import popgym_suite
 
@@ -298,10 +298,17 @@ def test_steps_to_solved_is_the_step_of_the_episode_that_completes_18_solved_of_
     # the window until the failure at 30 leaves it, with the episode at step 230
     episodes = [(step, 0.0 if step in (30, 50, 70) else 0.9) for step in range(10, 210, 10)]
     more = [(210, 0.5), (220, 0.7), (230, 0.6)]
-    assert popgym_suite.steps_to_solved(episodes) is None
-    assert popgym_suite.steps_to_solved(episodes + more[:2]) is None
-    assert popgym_suite.steps_to_solved(episodes + more) == 230
-    assert popgym_suite.steps_to_solved([(1, 0.9)] * 19) is None  # fewer than 20 episodes
+    def at(episodes):
+        return popgym_suite.steps_to_solved(episodes, solved=18, window=20)
+
+    assert at(episodes) is None
+    assert at(episodes + more[:2]) is None
+    assert at(episodes + more) == 230
+    assert at([(1, 0.9)] * 19) is None  # fewer than 20 episodes
+    # by default 90 of the last 100, which chance (half of them solved, alternating) never reaches
+    assert popgym_suite.steps_to_solved([(i, 0.9 * (i % 2)) for i in range(10_000)]) is None
+    assert popgym_suite.steps_to_solved([(i, 0.0) for i in range(10)] + [(i, 0.9) for i in range(10, 100)]) == 99
+    assert popgym_suite.steps_to_solved([(i, 0.0) for i in range(11)] + [(i, 0.9) for i in range(11, 100)]) is None
 
 
 def test_pendulum_peer_runs_with_the_zoos_gsde_agent_to_the_end_and_is_evaluated(monkeypatch):
