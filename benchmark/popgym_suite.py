@@ -88,9 +88,9 @@ def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str) -> dic
         episodes = [(step, value) for step, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
         with open(os.path.join(run_dir, "summary.json")) as f:
             summary = json.load(f)
-    curve = [value for _, value in episodes]
+    last20 = [value for _, value in episodes[-20:]]
     measured = {"eval_mean_return": summary["eval_mean_return"], "eval_returns": summary["eval_returns"],
-                "train_last20": statistics.mean(curve[-20:]) if curve else None, "steps": summary["global_step"],
+                "train_last20": statistics.mean(last20) if last20 else None, "steps": summary["global_step"],
                 "seconds": round(time.time() - start, 1)}  # fmt: skip
     if env_id.startswith("minigrid:"):
         measured["steps_to_solved_90_of_100"] = steps_to_solved(episodes)
