@@ -16,7 +16,6 @@ import torch
 import torch.nn as nn
 import torch.optim as optim
 import tyro
-from torch.distributions.categorical import Categorical
 from torch.utils.tensorboard import SummaryWriter
 
 SCRIPT = "ppo_lstm.py"
@@ -389,17 +388,28 @@ class Agent(nn.Module):
             logits = logits.masked_fill(~action_mask, -1e8)
         value = self.critic(critic_hidden)
         if self.nvec is None:
-            probs = Categorical(logits=logits, validate_args=False)  # the training loop reports non-finite values
-            if action is None:
-                action = logits.argmax(-1) if deterministic else probs.sample()
-            return action, probs.log_prob(action), probs.entropy(), value, new_state
+            action, logprob, entropy = categorical(logits, action, deterministic)
+            return action, logprob, entropy, value, new_state
         # MultiDiscrete: actions (B, D), one head per dimension; the joint logprob and entropy are the heads' sums
-        heads = [Categorical(logits=part, validate_args=False) for part in logits.split(self.nvec, dim=-1)]
-        if action is None:
-            action = torch.stack([h.logits.argmax(-1) if deterministic else h.sample() for h in heads], dim=-1)
-        logprob = torch.stack([h.log_prob(a) for h, a in zip(heads, action.unbind(-1), strict=True)]).sum(0)
-        entropy = torch.stack([h.entropy() for h in heads]).sum(0)
+        parts = logits.split(self.nvec, dim=-1)
+        given = [None] * len(parts) if action is None else action.unbind(-1)
+        heads = [categorical(part, a, deterministic) for part, a in zip(parts, given, strict=True)]
+        action = torch.stack([head[0] for head in heads], dim=-1)
+        logprob = torch.stack([head[1] for head in heads]).sum(0)
+        entropy = torch.stack([head[2] for head in heads]).sum(0)
         return action, logprob, entropy, value, new_state
+
+
+def categorical(logits, action=None, deterministic=False):
+    """The action (sampled, the most likely, or the one given), its log-probability and the entropy of a categorical
+    over the last dim of `logits`: torch's Categorical(logits=...) bit for bit, samples included, without its
+    per-call overhead (on CPU it cost a fifth of the agent's time in the rollout). The training loop reports
+    non-finite values, so nothing is validated here."""
+    logp = logits - logits.logsumexp(-1, keepdim=True)
+    probs = logp.softmax(-1)
+    if action is None:
+        action = logits.argmax(-1) if deterministic else torch.multinomial(probs, 1, True).squeeze(-1)
+    return action, logp.gather(-1, action.long().unsqueeze(-1)).squeeze(-1), -(logp * probs).sum(-1)
 
 
 def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):

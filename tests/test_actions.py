@@ -202,3 +202,31 @@ def test_mlp_multidiscrete_logprob_and_entropy_are_the_sums_over_the_heads():
     torch.testing.assert_close(logprob, heads[0].log_prob(action[:, 0]) + heads[1].log_prob(action[:, 1]))
     torch.testing.assert_close(entropy, heads[0].entropy() + heads[1].entropy())
     assert best.tolist() == [[h.probs[i].argmax().item() for h in heads] for i in range(4)]
+
+
+@pytest.mark.parametrize("name", ["ppo_lstm", "ppo_mlp_cartpole", "ppo_gru_atari"])
+def test_categorical_is_torchs_categorical_bit_for_bit(name):
+    """Each script's categorical() stands in for torch's Categorical(logits=...): the same samples from the same
+    seed, and the same log-probabilities, entropies and gradients, bit for bit (masked logits included), so that
+    the change left every run's trajectory as it was."""
+    categorical = load(name).categorical
+    torch.manual_seed(0)
+    for num_actions in (2, 5, 18):
+        raw = torch.randn(64, num_actions) * 3
+        raw[::3, : num_actions // 2] = -1e8  # masked actions, as the Agent masks them
+        logits, ref_logits = raw.clone().requires_grad_(), raw.clone().requires_grad_()
+        torch.manual_seed(1)
+        action, logprob, entropy = categorical(logits)
+        torch.manual_seed(1)
+        ref = torch.distributions.Categorical(logits=ref_logits)
+        ref_action = ref.sample()
+        assert torch.equal(action, ref_action) and len(set(action.tolist())) > 1
+        assert torch.equal(logprob, ref.log_prob(ref_action)) and torch.equal(entropy, ref.entropy())
+        given = torch.randint(0, num_actions, (64,))
+        _, logprob, entropy = categorical(logits, given)
+        assert torch.equal(logprob, ref.log_prob(given)) and torch.equal(entropy, ref.entropy())
+        (logprob.sum() + 0.1 * entropy.sum()).backward()
+        (ref.log_prob(given).sum() + 0.1 * ref.entropy().sum()).backward()
+        assert torch.equal(logits.grad, ref_logits.grad)
+        best, _, _ = categorical(logits, deterministic=True)
+        assert torch.equal(best, ref.probs.argmax(-1))
