@@ -32,9 +32,10 @@ def speed_tables(name: str = "speed.json") -> str:
     key, peer = ("ratio_vs_sb3", "sb3-contrib") if "ratio_vs_sb3" in speed else ("ratio_vs_cleanrl", "CleanRL")
     lines = [f"Machine: {m['cpu']}, {m['cores']} cores, torch {m['torch']}, Python {m['python']}, {threads}. "
              f"Command: `{speed['command'].strip()}`.", "",
-             f"| contender | mean SPS | ratio to {peer} |", "|---|---|---|"]  # fmt: skip
+             f"| contender | mean SPS | SPS per seed | ratio to {peer} |", "|---|---|---|---|"]  # fmt: skip
     for name, sps in speed["sps_mean"].items():
-        lines.append(f"| {name} | {sps:.0f} | {speed[key][name]:.2f}x |")
+        per_seed = " / ".join(f"{r['sps']:.0f}" for r in speed["runs"] if r["contender"] == name)
+        lines.append(f"| {name} | {sps:.0f} | {per_seed} | {speed[key][name]:.2f}x |")
     if not speed["update_phase_ms"]:
         return "\n".join(lines)
     lines += ["", "| update phase, 8 envs x 128 steps | fast path | per-step path | speed-up |", "|---|---|---|---|"]

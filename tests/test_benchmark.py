@@ -489,3 +489,19 @@ def test_tuning_table_lists_each_flag_set_with_its_seeds_best_mean_first(tmp_pat
     with open(tmp_path / "tuning_pendulum.json", "w") as f:
         json.dump({"command": "python x.py", "machine": machine, "note": "tuning seeds", "runs": runs}, f)
     assert report.tuning_table().splitlines()[2] == "| flags | seeds | eval per seed | mean |"
+
+
+def test_speed_table_shows_each_seeds_steps_per_second_beside_the_mean_and_ratio(tmp_path, monkeypatch):
+    machine = {"cpu": "AMD EPYC", "cores": 2, "torch": "2.13.0+cpu", "python": "3.11.7", "threads": 1}
+    runs = [{"contender": name, "seed": seed, "steps": 2048, "sps": sps}
+            for seed, pair in ((1, (500.0, 2100.4)), (2, (700.0, 2300.6)))
+            for name, sps in zip(("sb3-contrib RecurrentPPO", "ppo_lstm.py"), pair, strict=True)]  # fmt: skip
+    speed = {"machine": machine, "command": "python benchmark/speed.py --seeds 1 2", "runs": runs,
+             "sps_mean": {"sb3-contrib RecurrentPPO": 600.0, "ppo_lstm.py": 2200.5},
+             "ratio_vs_sb3": {"sb3-contrib RecurrentPPO": 1.0, "ppo_lstm.py": 3.67}, "update_phase_ms": []}  # fmt: skip
+    (tmp_path / "speed").mkdir()
+    (tmp_path / "speed" / "speed.json").write_text(json.dumps(speed))
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    assert report.speed_tables().splitlines()[2:] == [
+        "| contender | mean SPS | SPS per seed | ratio to sb3-contrib |", "|---|---|---|---|",
+        "| sb3-contrib RecurrentPPO | 600 | 500 / 700 | 1.00x |", "| ppo_lstm.py | 2200 | 2100 / 2301 | 3.67x |"]  # fmt: skip
