@@ -308,7 +308,7 @@ class Agent(nn.Module):
         return action, logprob, entropy, self.critic(obs)
 
 
-def categorical(logits, action=None, deterministic=False):
+def categorical(logits: torch.Tensor, action: torch.Tensor | None = None, deterministic: bool = False) -> tuple:
     """The action (sampled, the most likely, or the one given), its log-probability and the entropy of a categorical
     over the last dim of `logits`: torch's Categorical(logits=...) bit for bit, samples included, without its
     per-call overhead. The training loop reports non-finite values, so nothing is validated here."""
