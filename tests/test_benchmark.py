@@ -280,7 +280,7 @@ def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, m
     assert "ppo_lstm.py on its defaults, the MLP on its defaults." in table[0] and table[2].endswith("solved |")
     assert table[5] == "| MiniGrid-MemoryS7-v0 | ppo_lstm | 2 | 0.50 +- 0.10 | 0.50 +- 0.00 | 3/4 | - |"
     assert table[4] == "| MiniGrid-MemoryS7-v0 | mlp | 1 | 0.00 +- 0.00 | - | 0/2 | - |"
-    # rows that record the step of 18 solved out of 20: the median over the seeds that reached it
+    # rows that record the step of 90 solved out of 100: the median over the seeds that reached it
     for row, steps in zip(runs, [3000, None, 5000], strict=True):
         row["steps_to_solved_90_of_100"] = steps
     runs.append({**runs[0], "seed": 3, "steps_to_solved_90_of_100": 1000})
