@@ -13,11 +13,11 @@ python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra="--
 python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
   --extra="--total-timesteps 3000000 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --seq-len 32 --num-minibatches 64 --init-logstd -1 --noise-corr 0 --save-model" \
   --scripts ppo_lstm_continuous.py --env-ids LunarLanderContinuousNoVel-v3
-# the same with the log-std held on a schedule (--final-logstd): from -1 down to -3 at 3M steps, so that the policy
-# at the end acts as its mean does
+# the same with the log-std held on a schedule (--final-logstd): from -1 down to -3 (or -2) at 3M steps, so that the
+# policy at the end acts as its mean does
 python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
   --extra="--total-timesteps 3000000 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --seq-len 32 --num-minibatches 64 --init-logstd -1 --noise-corr 0 --save-model" \
-  --scripts "ppo_lstm_continuous.py --final-logstd -3" --env-ids LunarLanderContinuousNoVel-v3
+  --scripts "ppo_lstm_continuous.py --final-logstd -3" "ppo_lstm_continuous.py --final-logstd -2" --env-ids LunarLanderContinuousNoVel-v3
 python benchmark/eval_noise.py --checkpoints benchmark/results/continuous/runs/runs/LunarLanderContinuousNoVel-v3__*/*.pt
 # BipedalWalker-v3 with the reward floor, 16 envs x 1024 steps, 10 epochs of 32 minibatches (16 chunks of 32 steps
 # each): 5M steps take about 95 min on one CPU core, so it runs only when asked (BIPEDAL=1), and for one seed
