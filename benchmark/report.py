@@ -327,6 +327,9 @@ def main() -> None:
     if os.path.exists(os.path.join(RESULTS, "tuning_pendulum.json")):
         parts += ["ppo_lstm_continuous.py's flags tried on PendulumNoVel-v1 at 100k steps, on tuning seeds only:", "",
                   tuning_table(), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "tuning_lunarlander.json")):
+        parts += ["ppo_lstm_continuous.py's flags tried on LunarLanderContinuousNoVel-v3 at 3M steps, on tuning seeds only:",
+                  "", tuning_table("tuning_lunarlander.json"), ""]  # fmt: skip
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
         parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid`)", "",
