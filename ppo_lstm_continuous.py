@@ -56,7 +56,7 @@ class Args:
     """the id of the environment (`module:EnvId` imports the module first)"""
     total_timesteps: int = 150_000
     """total timesteps of the experiment"""
-    learning_rate: float = 1e-3
+    learning_rate: float = 2e-3
     """the learning rate of the optimizer"""
     num_envs: int = 8
     """the number of parallel game environments"""
@@ -74,8 +74,8 @@ class Args:
     """the K epochs to update the policy"""
     norm_adv: bool = True
     """toggles advantages normalization"""
-    clip_coef: float = 0.2
-    """the surrogate clipping coefficient"""
+    clip_coef: float = 0.1
+    """the surrogate clipping coefficient (the value clip's too)"""
     anneal_clip: bool = False
     """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
     clip_vloss: bool = True
