@@ -246,6 +246,13 @@ def tuning_table(name: str = "tuning_pendulum.json") -> str:
     return "\n".join(lines)
 
 
+def tuning_section(name: str, script: str, task: str) -> list[str]:
+    """The README lines of one tuning file, none if it is missing."""
+    if not os.path.exists(os.path.join(RESULTS, name)):
+        return []
+    return [f"{script}'s flags tried on {task}, on tuning seeds only:", "", tuning_table(name), ""]
+
+
 def atari_gpu_table() -> str:
     """The last progress line of each life-loss run (benchmark/atari_life_loss.sh) on the GPU."""
     folder = os.path.join(RESULTS, "atari_gpu")
@@ -280,9 +287,7 @@ def main() -> None:
                      "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
         parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
-    if os.path.exists(os.path.join(RESULTS, "tuning_cartpolenovel.json")):
-        parts += ["ppo_lstm.py's flags tried on CartPoleNoVel-v1 at 100k steps, on tuning seeds only:", "",
-                  tuning_table("tuning_cartpolenovel.json"), ""]  # fmt: skip
+    parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     if os.path.exists(os.path.join(RESULTS, "mlp_cartpole", "runs.csv")):
         parts += ["### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
                   "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "
@@ -324,12 +329,8 @@ def main() -> None:
                   pendulum_peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum.png")):
         parts += ["![PendulumNoVel-v1, ours beside the peer](benchmark/results/peer_reach_pendulum.png)", ""]
-    if os.path.exists(os.path.join(RESULTS, "tuning_pendulum.json")):
-        parts += ["ppo_lstm_continuous.py's flags tried on PendulumNoVel-v1 at 100k steps, on tuning seeds only:", "",
-                  tuning_table(), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "tuning_lunarlander.json")):
-        parts += ["ppo_lstm_continuous.py's flags tried on LunarLanderContinuousNoVel-v3 at 3M steps, on tuning seeds only:",
-                  "", tuning_table("tuning_lunarlander.json"), ""]  # fmt: skip
+    parts += tuning_section("tuning_pendulum.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 100k steps")
+    parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
         parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid`)", "",
