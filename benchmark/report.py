@@ -307,6 +307,13 @@ def main() -> None:
                   "evaluated over 50 episodes, the latter with its action masks and, as a control, without; "
                   "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`):", "",
                   suite_table("learning_tests"), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "learning_tests_second_cpu", "runs.csv")):
+        parts += ["Every row a learning test rests on (those above and the ones it names in novel_classic, "
+                  "mlp_cartpole and continuous), run again on seeds 1-10 on an Intel Xeon, 2 cores, one torch thread "
+                  "per run (`benchmark/learning_tests_second_cpu.sh`). The recurrent runs follow other trajectories "
+                  "there than in their rows (the MLP's CueRecall-v0 runs came out the same), and each learning test "
+                  "asserts only what holds on all 20 runs of its row:", "",
+                  suite_table("learning_tests_second_cpu"), ""]  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "

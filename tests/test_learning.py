@@ -23,48 +23,55 @@ def train(name: str, **kwargs) -> dict:
 
 
 def test_lstm_solves_cartpole_without_velocities():
-    """Row `ppo_lstm | CartPoleNoVel-v1 | 10 | 99,840` (novel_classic): the last 20 training episodes averaged 475 on
-    10/10 seeds (the latest at 61,640 steps); the final evaluation was 391.4 at worst (9/10 >= 475)."""
+    """Row `ppo_lstm | CartPoleNoVel-v1 | 10 | 99,840` (novel_classic, and again in learning_tests_second_cpu): the
+    last 20 training episodes averaged 475 on 10/10 seeds on each CPU (the latest at 61,640 and 55,208 steps); the
+    final evaluation was 391.4 and 251.5 at worst (9/10 and 7/10 >= 475; the memoryless MLP scores about 50)."""
     summary = train("ppo_lstm", env_id="CartPoleNoVel-v1", total_timesteps=100_000)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 475) is not None
-    assert summary["eval_mean_return"] >= 350
+    assert summary["eval_mean_return"] >= 200
 
 
 def test_lstm_solves_the_memory_task():
-    """Row `ppo_lstm | CueRecall-v0 | 10 | 49,920` (learning_tests, 50 evaluation episodes): 1.0 on 10/10 seeds."""
+    """Row `ppo_lstm | CueRecall-v0 | 10 | 49,920` (learning_tests and learning_tests_second_cpu, 50 evaluation
+    episodes): 1.0 on 10/10 seeds on each CPU."""
     summary = train("ppo_lstm", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert summary["eval_mean_return"] == 1.0  # the optimum: every cue recalled
 
 
 def test_lstm_solves_the_masked_memory_task_with_its_masks():
-    """Row `ppo_lstm | MaskedCueRecall-v0 | 10 | 49,920` (learning_tests, 50 evaluation episodes): the last 20
-    training episodes averaged 1 on 10/10 seeds (the latest at 19,872 steps); the evaluation was 0.68 at worst (1.0 on
-    8/10), every action taken under the env's masks (without them, row `ppo_lstm__no_action_masks`: -0.4 at worst)."""
+    """Row `ppo_lstm | MaskedCueRecall-v0 | 10 | 49,920` (learning_tests and learning_tests_second_cpu, 50 evaluation
+    episodes): the last 20 training episodes averaged 1 on 10/10 seeds on each CPU (the latest at 19,872 and 20,160
+    steps); the evaluation was 0.68 and 0.64 at worst (1.0 on 8/10 and 9/10), every action taken under the env's masks
+    (without them, row `ppo_lstm__no_action_masks`: -0.4 at worst)."""
     summary = train("ppo_lstm", env_id="MaskedCueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 1.0) is not None
-    assert summary["action_masks"] and summary["eval_mean_return"] >= 0.6
+    assert summary["action_masks"] and summary["eval_mean_return"] >= 0.5
 
 
 def test_mlp_solves_the_fully_observed_cartpole():
-    """Row `ppo_mlp_cartpole | CartPole-v1 | 10 | 99,840` (mlp_cartpole): evaluation 500 on 10/10 seeds."""
+    """Row `ppo_mlp_cartpole | CartPole-v1 | 10 | 99,840` (mlp_cartpole and learning_tests_second_cpu): evaluation
+    500 on 10/10 seeds on each CPU."""
     assert train("ppo_mlp_cartpole", env_id="CartPole-v1", total_timesteps=100_000)["eval_mean_return"] >= 475
 
 
 def test_mlp_fails_without_velocities():
-    """Row `ppo_mlp_cartpole | CartPoleNoVel-v1 | 10 | 99,840` (mlp_cartpole): evaluation 51.4 at best over 10 seeds."""
+    """Row `ppo_mlp_cartpole | CartPoleNoVel-v1 | 10 | 99,840` (mlp_cartpole and learning_tests_second_cpu):
+    evaluation 51.4 and 47.5 at best over 10 seeds."""
     assert train("ppo_mlp_cartpole", env_id="CartPoleNoVel-v1", total_timesteps=100_000)["eval_mean_return"] < 100
 
 
 def test_mlp_stays_at_chance_on_the_memory_task():
-    """Row `ppo_mlp_cartpole | CueRecall-v0 | 10 | 49,920` (learning_tests, 50 evaluation episodes): 0.2 at best."""
+    """Row `ppo_mlp_cartpole | CueRecall-v0 | 10 | 49,920` (learning_tests and learning_tests_second_cpu, 50
+    evaluation episodes): 0.2 at best on each CPU."""
     summary = train("ppo_mlp_cartpole", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert summary["eval_mean_return"] < 0.5
 
 
 def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
-    """Row `ppo_lstm_continuous | PendulumNoVel-v1 | 10 | 149,504` (continuous): the last 20 training episodes
-    averaged -200 on 10/10 seeds (the latest at 124,800 steps); evaluation -600.6 at worst over 10 seeds (-253.7 on
-    average; a policy that never swings up scores about -1200)."""
+    """Row `ppo_lstm_continuous | PendulumNoVel-v1 | 10 | 149,504` (continuous, and again in
+    learning_tests_second_cpu): the last 20 training episodes averaged -200 on 10/10 seeds on each CPU (the latest at
+    124,800 and 126,400 steps); evaluation -600.6 and -348.4 at worst over 10 seeds (-253.7 and -224.1 on average; a
+    policy that never swings up scores about -1200)."""
     summary = train("ppo_lstm_continuous", env_id="PendulumNoVel-v1", total_timesteps=150_000)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), -200) is not None
     assert summary["eval_mean_return"] >= -650
@@ -72,8 +79,10 @@ def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
 
 def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
     """Row `ppo_lstm_continuous__noise_corr_0.95__init_logstd_0__gamma_0.99 | MountainCarContinuousNoVel-v0 | 10 |
-    99,328` (learning_tests): evaluation 93.1 at worst over 10 seeds (at 40k steps only 8/10 had found the flag).
-    With independent noise (--noise-corr 0) the policy learns to stand still and scores 0."""
+    99,328` (learning_tests and learning_tests_second_cpu): every evaluation episode of 10/10 seeds on each CPU reached
+    the flag (83.4 the lowest episode), the evaluation 93.1 and 89.9 at worst (at 40k steps only 8/10 had found the
+    flag). An episode that never reaches it scores 0 or less: with independent noise (--noise-corr 0) the policy
+    learns to stand still."""
     summary = train(
         "ppo_lstm_continuous",
         env_id="MountainCarContinuousNoVel-v0",
@@ -82,4 +91,4 @@ def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
         init_logstd=0.0,
         gamma=0.99,
     )
-    assert summary["eval_mean_return"] >= 90
+    assert min(summary["eval_returns"]) > 0 and summary["eval_mean_return"] >= 85

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Every row a learning test rests on, run again on another CPU model (the same seed follows a different trajectory
+# on a different CPU, so a row measured on one machine alone can hide a seed that fails elsewhere). The tests in
+# tests/test_learning.py assert only what holds on all 20 runs: these 10 seeds and the rows' own 10.
+# SUITE names the results folder (default: learning_tests_second_cpu).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+SUITE="${SUITE:-learning_tests_second_cpu}"
+WORKERS="${WORKERS:-2}"
+run() { python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" "$@"; }
+run --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1                                          # novel_classic
+run --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1 CartPoleNoVel-v1                     # mlp_cartpole
+run --scripts ppo_lstm_continuous.py --env-ids PendulumNoVel-v1                               # continuous
+run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py \
+  --env-ids CueRecall-v0                                                                      # learning_tests
+run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py --env-ids MaskedCueRecall-v0
+run --extra="--total-timesteps 100000" \
+  --scripts "ppo_lstm_continuous.py --noise-corr 0.95 --init-logstd 0 --gamma 0.99" --env-ids MountainCarContinuousNoVel-v0
+python benchmark/plot.py --suite "$SUITE"
+python benchmark/report.py
