@@ -355,6 +355,10 @@ def main() -> None:
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):
         parts += ["PendulumNoVel-v1, ppo_lstm_continuous.py's defaults matched:", "", speed_tables("speed_pendulum.json"), ""]
+    if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum_xeon.json")):
+        parts += ["The same on an Intel Xeon (the same command; the file renamed to speed_pendulum_xeon.json), where "
+                  "both contenders run faster and the ratio is lower:", "",
+                  speed_tables("speed_pendulum_xeon.json"), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_atari.json")):
         parts += ["Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, "
                   "run unchanged through `benchmark/legacy_gym`), both at 8 envs x 128 steps, 4 minibatches, 4 epochs:",
