@@ -337,6 +337,7 @@ def main() -> None:
     if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum.png")):
         parts += ["![PendulumNoVel-v1, ours beside the peer](benchmark/results/peer_reach_pendulum.png)", ""]
     parts += tuning_section("tuning_pendulum.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 100k steps")
+    parts += tuning_section("tuning_pendulum_xeon.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 150k steps")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
