@@ -246,6 +246,13 @@ def tuning_table(name: str = "tuning_pendulum.json") -> str:
     return "\n".join(lines)
 
 
+def suite_section(suite: str, intro: list[str]) -> list[str]:
+    """The README lines of one suite: its intro lines, then its table; none if the suite has not run."""
+    if not os.path.exists(os.path.join(RESULTS, suite, "runs.csv")):
+        return []
+    return intro + ["", suite_table(suite), ""]
+
+
 def tuning_section(name: str, script: str, task: str) -> list[str]:
     """The README lines of one tuning file, none if it is missing."""
     if not os.path.exists(os.path.join(RESULTS, name)):
@@ -288,12 +295,11 @@ def main() -> None:
     if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
         parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
     parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
-    if os.path.exists(os.path.join(RESULTS, "mlp_cartpole", "runs.csv")):
-        parts += ["### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
-                  "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "
-                  "no normalisation, no value clipping) and with `--norm-obs --norm-reward --clip-vloss`, on CartPole-v1 "
-                  "and on CartPoleNoVel-v1 (memoryless, and with the last 4 observations stacked):", "",
-                  suite_table("mlp_cartpole"), ""]  # fmt: skip
+    parts += suite_section("mlp_cartpole", [
+        "### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
+        "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "
+        "no normalisation, no value clipping) and with `--norm-obs --norm-reward --clip-vloss`, on CartPole-v1 "
+        "and on CartPoleNoVel-v1 (memoryless, and with the last 4 observations stacked):"])  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach_mlp.json")):
         parts += ["Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, "
                   "ppo_mlp_cartpole.py beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 "
@@ -301,19 +307,17 @@ def main() -> None:
                   "no normalisation), in one run of `benchmark/peer_reach.py --task mlp`; our flags there are what "
                   "the defaults now are:", "",
                   peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "learning_tests", "runs.csv")):
-        parts += ["### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
-                  "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 and MaskedCueRecall-v0 "
-                  "evaluated over 50 episodes, the latter with its action masks and, as a control, without; "
-                  "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`):", "",
-                  suite_table("learning_tests"), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "learning_tests_second_cpu", "runs.csv")):
-        parts += ["Every row a learning test rests on (those above and the ones it names in novel_classic, "
-                  "mlp_cartpole and continuous), run again on seeds 1-10 on an Intel Xeon, 2 cores, one torch thread "
-                  "per run (`benchmark/learning_tests_second_cpu.sh`). The recurrent runs follow other trajectories "
-                  "there than in their rows (the MLP's CueRecall-v0 runs came out the same), and each learning test "
-                  "asserts only what holds on all 20 runs of its row:", "",
-                  suite_table("learning_tests_second_cpu"), ""]  # fmt: skip
+    parts += suite_section("learning_tests", [
+        "### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
+        "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 and MaskedCueRecall-v0 "
+        "evaluated over 50 episodes, the latter with its action masks and, as a control, without; "
+        "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`):"])  # fmt: skip
+    parts += suite_section("learning_tests_second_cpu", [
+        "Every row a learning test rests on (those above and the ones it names in novel_classic, "
+        "mlp_cartpole and continuous), run again on seeds 1-10 on an Intel Xeon, 2 cores, one torch thread "
+        "per run (`benchmark/learning_tests_second_cpu.sh`). The recurrent runs follow other trajectories "
+        "there than in their rows (the MLP's CueRecall-v0 runs came out the same), and each learning test "
+        "asserts only what holds on all 20 runs of its row:"])  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
