@@ -483,9 +483,12 @@ def stop_as_ctrl_c(signum, frame):
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
-    while os.path.exists(os.path.join("runs", f"{prefix}__{stamp}")):
-        stamp += 1  # two runs started in the same second must not share a folder
-    return f"{prefix}__{stamp}", os.path.join("runs", f"{prefix}__{stamp}")
+    while True:
+        try:  # created here, atomically: two runs started in the same second must not share a folder
+            os.makedirs(os.path.join("runs", f"{prefix}__{stamp}"))
+            return f"{prefix}__{stamp}", os.path.join("runs", f"{prefix}__{stamp}")
+        except FileExistsError:
+            stamp += 1
 
 
 def training_state(agent, optimizer, args: Args, global_step: int, iteration: int) -> dict:

@@ -191,6 +191,17 @@ VARIED_ENV = {
 }
 
 
+@pytest.mark.parametrize("name", [*VECTOR_SCRIPTS, "ppo_gru_atari"])
+def test_runs_started_in_the_same_second_get_their_own_folders(name, monkeypatch):
+    """Two runs of one seed started in the same second (a benchmark starting runs side by side) never share a folder:
+    the folder is claimed when its name is chosen, not later by the first file written into it."""
+    module = load(name)
+    monkeypatch.setattr(module.time, "time", lambda: 1000.0)
+    names = [module.make_run_dir(module.Args(seed=1))[0] for _ in range(3)]
+    assert len(set(names)) == 3
+    assert sorted(os.listdir("runs")) == sorted(names)
+
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_same_seed_gives_identical_runs_and_another_seed_does_not(name):
     results = []
