@@ -6,6 +6,7 @@ defaults.
 python benchmark/popgym_suite.py                      # writes benchmark/results/popgym.json
 python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
 python benchmark/popgym_suite.py --suite minigrid --steps 1000000 --out minigrid_1m.json   # a budget of its own
+python benchmark/popgym_suite.py --suite minigrid-onehot   # its view one-hot; writes benchmark/results/minigrid-onehot.json
 
 Each run reports the mean return of its deterministic evaluation at the end (10 episodes) and of its last 20
 training episodes. POPGym scales every env's episode return into [-1, 1]; MiniGrid pays 1 - 0.9 * steps / limit on
@@ -46,6 +47,8 @@ POPGYM_EASY = ["AutoencodeEasy", "RepeatPreviousEasy", "RepeatFirstEasy", "Count
 SUITES = {
     "popgym": [f"popgym:popgym-{name}-v0" for name in POPGYM_EASY],
     "minigrid": ["minigrid:MiniGrid-MemoryS7-v0"],
+    # the same env seen through minigrid's OneHotPartialObsWrapper (benchmark/minigrid_onehot.py)
+    "minigrid-onehot": ["benchmark.minigrid_onehot:MiniGrid-MemoryS7-OneHot-v0"],
 }
 # flags for ppo_lstm.py on these envs, chosen on seeds 11 and 12 at 50k steps (results/tuning_popgym.json): an LSTM of
 # 256, as wide as the peer's default, scored 1.00 on RepeatPreviousEasy on both seeds (0.38 with the default 64, 0.64
@@ -57,7 +60,7 @@ RECIPE = "--rnn-hidden-size 256 --no-anneal-clip"
 @dataclass
 class Args:
     suite: str = "popgym"
-    """`popgym` (the 14 Easy envs) or `minigrid` (MiniGrid-MemoryS7-v0)"""
+    """`popgym` (the 14 Easy envs), `minigrid` (MiniGrid-MemoryS7-v0) or `minigrid-onehot` (the same, its view one-hot)"""
     seeds: list[int] = field(default_factory=lambda: [1, 2, 3])
     """one run per seed, contender and env"""
     steps: int = 100_000
@@ -92,7 +95,7 @@ def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str) -> dic
     measured = {"eval_mean_return": summary["eval_mean_return"], "eval_returns": summary["eval_returns"],
                 "train_last20": statistics.mean(last20) if last20 else None, "steps": summary["global_step"],
                 "seconds": round(time.time() - start, 1)}  # fmt: skip
-    if env_id.startswith("minigrid:"):
+    if "MiniGrid" in env_id:
         measured["steps_to_solved_90_of_100"] = steps_to_solved(episodes)
     return measured
 

@@ -345,9 +345,12 @@ def main() -> None:
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
-        parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid`)", "",
-                  "ppo_lstm.py reads MiniGrid's symbolic 7x7x3 view and its direction (151 entries; the mission text is "
-                  "left out); an episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
+        parts += ["### MiniGrid-MemoryS7-v0 (`benchmark/popgym_suite.py --suite minigrid-onehot` and `--suite minigrid`)",
+                  "", "Every contender reads MiniGrid's symbolic 7x7 view and the agent's direction (the mission text is "
+                  "left out): with `--suite minigrid-onehot` (MiniGrid-MemoryS7-OneHot-v0, `benchmark/minigrid_onehot.py`) "
+                  "through minigrid's OneHotPartialObsWrapper, each cell as the one-hots of its object, colour and state "
+                  "(984 entries); with `--suite minigrid` as MiniGrid gives it, three integer codes per cell (151 "
+                  "entries). An episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
                   "for reaching the matching object, 0 otherwise).", ""]  # fmt: skip
         for name in minigrid:
             parts += [memory_table(name), ""]
