@@ -570,7 +570,8 @@ def main(args: Args) -> dict | None:
     first_iteration, last_iteration = iteration + 1, iteration + num_updates
 
     # rank 0 alone logs, checkpoints and evaluates
-    writer = SummaryWriter(run_dir) if rank == 0 else None
+    # its thread wakes every 5 s: a Ctrl-C landing inside its queue can lose a wake-up, and close() waits for one
+    writer = SummaryWriter(run_dir, flush_secs=5) if rank == 0 else None
     if args.track and rank == 0:
         import wandb
 

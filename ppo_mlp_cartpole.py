@@ -456,7 +456,8 @@ def main(args: Args) -> dict:
     num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
     first_iteration, last_iteration = iteration + 1, iteration + num_updates
 
-    writer = SummaryWriter(run_dir)
+    # its thread wakes every 5 s: a Ctrl-C landing inside its queue can lose a wake-up, and close() waits for one
+    writer = SummaryWriter(run_dir, flush_secs=5)
     if args.track:
         import wandb
 
