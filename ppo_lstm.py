@@ -524,10 +524,11 @@ def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
-    while True:
-        try:  # created here, atomically: two runs started in the same second must not share a folder
-            os.makedirs(os.path.join("runs", f"{prefix}__{stamp}"))
-            return f"{prefix}__{stamp}", os.path.join("runs", f"{prefix}__{stamp}")
+    while True:  # the folder is claimed here, atomically: two runs started in the same second must not share one
+        run_name = f"{prefix}__{stamp}"
+        try:
+            os.makedirs(os.path.join("runs", run_name))
+            return run_name, os.path.join("runs", run_name)
         except FileExistsError:
             stamp += 1
 
