@@ -87,6 +87,9 @@ class Args:
     """the target KL divergence threshold"""
     norm_obs: bool = True
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
+    norm_obs_until: float = 1.0
+    """the observation statistics stop updating at this fraction of --total-timesteps (1: never): a policy whose inputs
+    are still being rescaled once its learning rate has annealed can lose what it learned"""
     norm_reward: bool = True
     """scale rewards by the running standard deviation of the discounted return"""
 
@@ -480,6 +483,8 @@ def check_args(args: Args) -> None:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     if not args.learning_rate > 0:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
+    if not 0.0 <= args.norm_obs_until <= 1.0:
+        fail(f"--norm-obs-until is a fraction of --total-timesteps, from 0 to 1, got {args.norm_obs_until}")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -619,7 +624,8 @@ def main(args: Args) -> dict:
         if not np.isfinite(obs_np).all():
             stop_non_finite("observation")
         if args.norm_obs:
-            if update:
+            frozen = args.norm_obs_until < 1.0 and global_step >= args.norm_obs_until * args.total_timesteps
+            if update and not frozen:
                 obs_rms.update(obs_np)
             obs_np = obs_rms.normalize(obs_np)
         return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
