@@ -296,6 +296,11 @@ def main() -> None:
         parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
     parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_cartpolenovel_xeon.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
+    parts += suite_section("norm_obs_until", [
+        "ppo_lstm.py on CartPoleNoVel-v1 with its defaults and with the observation statistics frozen halfway through "
+        "training (`--norm-obs-until 0.5`), seeds 1-10, in one run of `benchmark/norm_obs_until.sh` on an Intel Xeon, "
+        "2 cores, one torch thread per run, and the same two on the memory tasks of the learning tests (50k steps, 50 "
+        "evaluation episodes):"])  # fmt: skip
     parts += suite_section("mlp_cartpole", [
         "### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
         "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "

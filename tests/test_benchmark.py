@@ -38,7 +38,9 @@ def test_commands_cover_every_combination_with_flags():
     ]  # fmt: skip
 
 
-@pytest.mark.parametrize("suite", ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "mlp_cartpole.sh", "atari.sh"])
+@pytest.mark.parametrize(
+    "suite", ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "mlp_cartpole.sh", "atari.sh", "norm_obs_until.sh"]
+)
 def test_suite_scripts_parse(suite, tmp_path):
     """Every run.py call in a suite script is accepted by the runner (a stub `python` makes each a dry run)."""
     stub = tmp_path / "bin" / "python"
