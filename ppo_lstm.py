@@ -87,9 +87,9 @@ class Args:
     """the target KL divergence threshold"""
     norm_obs: bool = True
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
+    # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
     norm_obs_until: float = 1.0
-    """the observation statistics stop updating at this fraction of --total-timesteps (1: never): a policy whose inputs
-    are still being rescaled once its learning rate has annealed can lose what it learned"""
+    """the observation statistics stop updating at this fraction of --total-timesteps (1: never)"""
     norm_reward: bool = True
     """scale rewards by the running standard deviation of the discounted return"""
 
