@@ -620,12 +620,14 @@ def main(args: Args) -> dict:
     # the state at the first step of every sequence, so that training replays each from where the rollout was
     seq_states = [torch.zeros((args.num_steps // seq_len,) + s.shape, device=device) for s in state]
 
+    # the global step from which the observation statistics stay as they are (never with --norm-obs-until 1)
+    obs_stats_until = args.norm_obs_until * args.total_timesteps if args.norm_obs_until < 1.0 else float("inf")
+
     def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
         if not np.isfinite(obs_np).all():
             stop_non_finite("observation")
         if args.norm_obs:
-            frozen = args.norm_obs_until < 1.0 and global_step >= args.norm_obs_until * args.total_timesteps
-            if update and not frozen:
+            if update and global_step < obs_stats_until:
                 obs_rms.update(obs_np)
             obs_np = obs_rms.normalize(obs_np)
         return torch.as_tensor(obs_np, dtype=torch.float32, device=device)

@@ -248,19 +248,22 @@ def test_resume_continues_optimizer_statistics_and_schedule(name):
 @pytest.mark.parametrize("until, steps_counted", [(0.5, 31), (1.0, 64)])
 def test_observation_statistics_stop_updating_at_the_given_fraction_of_training(until, steps_counted):
     """--norm-obs-until 0.5 of 256 steps (4 envs x 16, 4 updates): the statistics take the reset and each step before
-    global step 128, then stay frozen; 1 (the default) takes every step to the end. Resumed from the frozen checkpoint
-    of two updates (--total-timesteps 128, frozen at 64) and told to freeze at 64 of 256, they stay as they were."""
+    global step 128, then stay frozen; 1 (the default) takes every step to the end."""
     saved = run("ppo_lstm", save_model=True, total_timesteps=256, norm_obs_until=until)["checkpoint"]
     obs_rms = torch.load(saved, weights_only=False)["obs_rms"]
     assert obs_rms["count"] == pytest.approx(1e-4 + 4 + 4 * steps_counted)
-    if until < 1.0:
-        half = run("ppo_lstm", save_model=True, total_timesteps=128, norm_obs_until=0.5)["checkpoint"]
-        before = torch.load(half, weights_only=False)["obs_rms"]
-        resumed = run("ppo_lstm", resume=half, save_model=True, total_timesteps=256, norm_obs_until=0.25)["checkpoint"]
-        after = torch.load(resumed, weights_only=False)["obs_rms"]
-        assert before["count"] == pytest.approx(1e-4 + 4 + 4 * 15)  # frozen from global step 64 of 256
-        np.testing.assert_array_equal(after["mean"], before["mean"])
-        assert after["count"] == before["count"]
+
+
+def test_frozen_observation_statistics_stay_frozen_on_resume():
+    """Frozen from global step 64 of a 128-step run, then resumed to 256 and told to freeze at 64 of 256: the
+    statistics stay as the checkpoint has them."""
+    half = run("ppo_lstm", save_model=True, total_timesteps=128, norm_obs_until=0.5)["checkpoint"]
+    before = torch.load(half, weights_only=False)["obs_rms"]
+    resumed = run("ppo_lstm", resume=half, save_model=True, total_timesteps=256, norm_obs_until=0.25)["checkpoint"]
+    after = torch.load(resumed, weights_only=False)["obs_rms"]
+    assert before["count"] == pytest.approx(1e-4 + 4 + 4 * 15)  # the reset and the steps before global step 64
+    np.testing.assert_array_equal(after["mean"], before["mean"])
+    assert after["count"] == before["count"]
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
