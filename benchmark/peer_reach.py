@@ -9,12 +9,13 @@ deterministically over 10 episodes at the end; each run's training curve is kept
 python benchmark/peer_reach.py                 # writes benchmark/results/peer_reach.json (about 5 min per seed)
 python benchmark/peer_reach.py --task mlp      # writes benchmark/results/peer_reach_mlp.json
 python benchmark/peer_reach.py --task pendulum # writes benchmark/results/peer_reach_pendulum.json (about 10 min a seed)
+python benchmark/peer_reach.py --task pendulum --tag xeon  # the same, into peer_reach_pendulum_xeon.json
 
 The zoo's `normalize: true` is VecNormalize with its defaults: observations AND rewards normalised during
 training, with the algorithm's gamma (the zoo passes it on). A run stops at --stop-at steps (by default the zoo's
 whole budget of 100k), and on CartPole-v1 once it has reached the threshold; the schedules always span 100k steps, so
 the steps before the stop are the ones a full run takes. A seed already in the results file (same --stop-at
-and settings) is not run again.
+and settings, measured on the same CPU model) is not run again.
 """
 
 import json
@@ -70,6 +71,8 @@ class Args:
     """`zoo`: the settings of rl-baselines3-zoo's published CartPoleNoVel-v1 agent (results/peer_reach.json);
     `matched`: the same with ppo_lstm.py's activation and constant schedules
     (results/peer_reach_matched.json)"""
+    tag: str = ""
+    """added to the results file's name (`--tag xeon`: results/peer_reach_pendulum_xeon.json for --task pendulum)"""
 
 
 # per task: the env, our script, the peer's name in the results, the peer's VecNormalize (None: not wrapped), and
@@ -89,6 +92,7 @@ def out_path(args: Args) -> str:
         "peer_reach"
         + ("" if args.task == "lstm" else f"_{args.task}")
         + ("" if args.settings == "zoo" else f"_{args.settings}")
+        + (f"_{args.tag}" if args.tag else "")
     )
     return os.path.join(HERE, "results", f"{name}.json")
 
@@ -174,17 +178,23 @@ def run_ours(seed: int, task: str = "lstm", flags: str = "", stop_at: int = 100_
             "curve": [(int(t), float(r)) for t, r in curve]}  # fmt: skip
 
 
+def reusable(before: dict, args: Args) -> bool:
+    """Whether the rows of a results file can stand beside new ones: the same cap, normalisation and flags, measured
+    on the same CPU model (a seed follows another trajectory on another CPU, and its speed differs)."""
+    task = TASKS[args.task]
+    return (before["stop_at"], before.get("vec_normalize"), before.get("ours_flags", ""),
+            before.get("early_stop", task["early_stop"]), before["machine"]["cpu"]) == (
+        args.stop_at, task["vec_normalize"], args.ours_flags, task["early_stop"], machine()["cpu"])  # fmt: skip
+
+
 def main(args: Args) -> None:
     torch.set_num_threads(1)
-    done = {}  # seeds measured before with the same cap and normalisation are not run again (an interrupted run resumes)
+    done = {}  # seeds measured before with the same settings on this CPU are not run again (an interrupted run resumes)
     task = TASKS[args.task]
     if os.path.exists(out_path(args)):
         with open(out_path(args)) as f:
             before = json.load(f)
-        same = (before["stop_at"], before.get("vec_normalize"), before.get("ours_flags", ""),
-                before.get("early_stop", task["early_stop"])) == (
-            args.stop_at, task["vec_normalize"], args.ours_flags, task["early_stop"])  # fmt: skip
-        if same:
+        if reusable(before, args):
             done = {(row["script"], row["seed"]): row for row in before["runs"]}
     for seed in args.seeds:
         for script in [task["peer"], task["script"]]:

@@ -99,7 +99,8 @@ def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
     ours, theirs = "ppo_lstm_continuous.py", "sb3-contrib"
     lines = [machine_line(m) + " "
              f"Command: `{peer['command'].strip()}`; {peer['stop_at']:,} steps per run.", "",
-             "| seed | ppo_lstm_continuous.py (defaults): eval | steps to -200 | sb3-contrib RecurrentPPO (zoo, gSDE): eval "
+             f"| seed | ppo_lstm_continuous.py ({peer.get('ours_label', 'defaults')}): eval | steps to -200 "
+             "| sb3-contrib RecurrentPPO (zoo, gSDE): eval "
              "| steps to -200 |", "|---|---|---|---|---|"]  # fmt: skip
 
     def cells(row: dict | None) -> str:
@@ -317,13 +318,16 @@ def main() -> None:
         "### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
         "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 and MaskedCueRecall-v0 "
         "evaluated over 50 episodes, the latter with its action masks and, as a control, without; "
-        "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`):"])  # fmt: skip
+        "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`; its rows ran with "
+        "the entropy coefficient 0, ppo_lstm_continuous.py's default before `benchmark/ent_coef.sh`, whose rows "
+        "its learning tests now rest on):"])  # fmt: skip
     parts += suite_section("learning_tests_second_cpu", [
         "Every row a learning test rests on (those above and the ones it names in novel_classic, "
         "mlp_cartpole and continuous), run again on seeds 1-10 on an Intel Xeon, 2 cores, one torch thread "
         "per run (`benchmark/learning_tests_second_cpu.sh`). The recurrent runs follow other trajectories "
         "there than in their rows (the MLP's CueRecall-v0 runs came out the same), and each learning test "
-        "asserts only what holds on all 20 runs of its row:"])  # fmt: skip
+        "asserts only what holds on all 20 runs of its row. The ppo_lstm_continuous.py rows ran with the entropy "
+        "coefficient 0, as above:"])  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
@@ -348,6 +352,21 @@ def main() -> None:
         parts += ["![PendulumNoVel-v1, ours beside the peer](benchmark/results/peer_reach_pendulum.png)", ""]
     parts += tuning_section("tuning_pendulum.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_pendulum_xeon.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 150k steps")
+    parts += tuning_section("tuning_pendulum_device.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 150k steps")
+    parts += suite_section("ent_coef", [
+        "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
+        "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
+        "PendulumNoVel-v1 at its default 150k steps, and MountainCarContinuousNoVel-v0 with the flags of its learning "
+        "test (`--total-timesteps 100000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99`):"])
+    parts += suite_section("ent_coef_100k", [
+        "The same two on PendulumNoVel-v1 at 100k steps (the budget beside the peer), in the same run:"])
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum_xeon.json")):
+        parts += ["PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO as above (rl_zoo3's settings, gSDE), on an Intel "
+                  "Xeon, with ppo_lstm_continuous.py's defaults of now (entropy coefficient 0.01), both run again on "
+                  "the same seeds and machine:", "", pendulum_peer_table("peer_reach_pendulum_xeon.json"), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum_xeon.png")):
+        parts += ["![PendulumNoVel-v1 on the Intel Xeon, ours beside the peer]"
+                  "(benchmark/results/peer_reach_pendulum_xeon.png)", ""]
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
@@ -364,7 +383,8 @@ def main() -> None:
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table(), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
-                  "discrete parts).", ""]  # fmt: skip
+                  "discrete parts). The two Pendulum rows of ppo_lstm_continuous.py ran with the entropy coefficient "
+                  "0, its default before `benchmark/ent_coef.sh`.", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "speed", "speed.json")):
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):

@@ -39,7 +39,8 @@ def test_commands_cover_every_combination_with_flags():
 
 
 @pytest.mark.parametrize(
-    "suite", ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "mlp_cartpole.sh", "atari.sh", "norm_obs_until.sh"]
+    "suite",
+    ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "mlp_cartpole.sh", "atari.sh", "norm_obs_until.sh", "ent_coef.sh"],
 )
 def test_suite_scripts_parse(suite, tmp_path):
     """Every run.py call in a suite script is accepted by the runner (a stub `python` makes each a dry run)."""
@@ -507,3 +508,19 @@ def test_speed_table_shows_each_seeds_steps_per_second_beside_the_mean_and_ratio
     assert report.speed_tables().splitlines()[2:] == [
         "| contender | mean SPS | SPS per seed | ratio to sb3-contrib |", "|---|---|---|---|",
         "| sb3-contrib RecurrentPPO | 600 | 500 / 700 | 1.00x |", "| ppo_lstm.py | 2200 | 2100 / 2301 | 3.67x |"]  # fmt: skip
+
+
+def test_peer_rows_from_another_cpu_are_not_reused():
+    """A results file's rows are kept and only the missing seeds run when the settings and the CPU model match; rows
+    measured on another CPU model (another trajectory per seed, another speed) are measured again."""
+    import peer_reach
+    from speed import machine
+
+    args = peer_reach.Args(task="pendulum", tag="xeon")
+    assert peer_reach.out_path(args).endswith("results/peer_reach_pendulum_xeon.json")
+    task = peer_reach.TASKS["pendulum"]
+    before = {"stop_at": 100_000, "vec_normalize": task["vec_normalize"], "ours_flags": "", "early_stop": False,
+              "machine": machine()}  # fmt: skip
+    assert peer_reach.reusable(before, args)
+    assert not peer_reach.reusable({**before, "machine": {**machine(), "cpu": "Another CPU"}}, args)
+    assert not peer_reach.reusable({**before, "ours_flags": "--ent-coef 0"}, args)
