@@ -276,3 +276,14 @@ def test_an_sde_checkpoint_evaluates_and_resumes_with_its_exploration_whatever_t
     resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=plain, total_timesteps=256, sde_freq=4,
                   noise_corr=0.0, save_model=True)  # fmt: skip
     assert saved(resumed)["args"]["sde_freq"] == 0 and saved(resumed)["model"]["actor_logstd"].shape == (1, 1)
+
+
+def test_the_entropy_bonus_raises_the_log_std():
+    """--ent-coef: the loss subtracts the coefficient times the policy's entropy, whose gradient raises the log-std.
+    With a bonus that outweighs the policy gradient, the log-std rises at every update; without one it does not."""
+    run("ppo_lstm_continuous", total_timesteps=256, init_logstd=-1.0, ent_coef=1.0)
+    pushed = [v for _, v in scalars(run_dirs()[-1], "charts/logstd")]
+    run("ppo_lstm_continuous", total_timesteps=256, init_logstd=-1.0, ent_coef=0.0)
+    free = [v for _, v in scalars(run_dirs()[-1], "charts/logstd")]
+    assert all(b > a for a, b in pairwise([-1.0, *pushed])), pushed
+    assert pushed[-1] > free[-1] + 0.01, (pushed, free)
