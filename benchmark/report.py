@@ -72,7 +72,7 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
         return steps + f" | {statistics.mean(evals):.1f} ({at}/{len(evals)} >= {threshold:.0f})"
 
     m = peer["machine"]
-    flags = peer.get("ours_flags") or "defaults"
+    flags = peer.get("ours_flags") or peer.get("ours_label", "defaults")
     header = f"| seed | {ours} ({flags}) | {peer_label} (zoo's settings) |", "|---|---|---|"
     if evaluated:
         header = f"| seed | {ours} ({flags}): steps | eval | {peer_label} (zoo's settings): steps | eval |", "|" + "---|" * 5
@@ -279,7 +279,9 @@ def main() -> None:
     if os.path.exists(os.path.join(RESULTS, "novel_classic", "runs.csv")):
         parts += ["### Masked-velocity and memory tasks (`benchmark/novel_classic.sh`)", "", suite_table("novel_classic"), "",
                   "SPS here was measured with other runs sharing the machine; "
-                  "the speed table is the controlled figure.", "",
+                  "the speed table is the controlled figure. The ppo_lstm rows ran with the observation statistics "
+                  "updated to the end of training (`--norm-obs-until 1`), ppo_lstm.py's default before; the "
+                  "norm_obs_until table below has the defaults' rows.", "",
                   "![learning curves](benchmark/results/novel_classic/curves.png)", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.json")):
         with open(os.path.join(RESULTS, "peer_reach.json")) as f:
@@ -295,11 +297,18 @@ def main() -> None:
                      "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
         parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_xeon.json")):
+        parts += ["The same comparison on an Intel Xeon with ppo_lstm.py's defaults of now (observation statistics "
+                  "frozen from half of training on, `--norm-obs-until 0.5`), both run again on the same seeds and "
+                  "machine with `benchmark/peer_reach.py --tag xeon`:", "", peer_table("peer_reach_xeon.json"), ""]
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_xeon.png")):
+        parts += ["![CartPoleNoVel-v1 on the Intel Xeon, ours beside the peer](benchmark/results/peer_reach_xeon.png)", ""]
     parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_cartpolenovel_xeon.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += suite_section("norm_obs_until", [
-        "ppo_lstm.py on CartPoleNoVel-v1 with its defaults and with the observation statistics frozen halfway through "
-        "training (`--norm-obs-until 0.5`), seeds 1-10, in one run of `benchmark/norm_obs_until.sh` on an Intel Xeon, "
+        "ppo_lstm.py on CartPoleNoVel-v1 with the observation statistics updated to the end of training "
+        "(`--norm-obs-until 1`, the default before) and frozen halfway through (`--norm-obs-until 0.5`, the default "
+        "now), seeds 1-10, in one run of `benchmark/norm_obs_until.sh` on an Intel Xeon, "
         "2 cores, one torch thread per run, and the same two on the memory tasks of the learning tests (50k steps, 50 "
         "evaluation episodes):"])  # fmt: skip
     parts += suite_section("mlp_cartpole", [
@@ -320,14 +329,15 @@ def main() -> None:
         "evaluated over 50 episodes, the latter with its action masks and, as a control, without; "
         "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`; its rows ran with "
         "the entropy coefficient 0, ppo_lstm_continuous.py's default before `benchmark/ent_coef.sh`, whose rows "
-        "its learning tests now rest on):"])  # fmt: skip
+        "its learning tests now rest on; the ppo_lstm rows ran with the observation statistics updated to the end, "
+        "ppo_lstm.py's default before `benchmark/norm_obs_until.sh`, whose rows its learning tests now rest on):"])  # fmt: skip
     parts += suite_section("learning_tests_second_cpu", [
         "Every row a learning test rests on (those above and the ones it names in novel_classic, "
         "mlp_cartpole and continuous), run again on seeds 1-10 on an Intel Xeon, 2 cores, one torch thread "
         "per run (`benchmark/learning_tests_second_cpu.sh`). The recurrent runs follow other trajectories "
         "there than in their rows (the MLP's CueRecall-v0 runs came out the same), and each learning test "
-        "asserts only what holds on all 20 runs of its row. The ppo_lstm_continuous.py rows ran with the entropy "
-        "coefficient 0, as above:"])  # fmt: skip
+        "asserts only what holds on all 20 runs of its row. Its ppo_lstm_continuous.py and ppo_lstm.py rows ran "
+        "with the defaults before, as above:"])  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
@@ -376,7 +386,8 @@ def main() -> None:
                   "through minigrid's OneHotPartialObsWrapper, each cell as the one-hots of its object, colour and state "
                   "(984 entries); with `--suite minigrid` as MiniGrid gives it, three integer codes per cell (151 "
                   "entries). An episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
-                  "for reaching the matching object, 0 otherwise).", ""]  # fmt: skip
+                  "for reaching the matching object, 0 otherwise). ppo_lstm.py's rows ran with the observation "
+                  "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`.", ""]  # fmt: skip
         for name in minigrid:
             parts += [memory_table(name), ""]
     if os.path.exists(os.path.join(RESULTS, "popgym.json")):
@@ -384,7 +395,8 @@ def main() -> None:
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
                   "discrete parts). The two Pendulum rows of ppo_lstm_continuous.py ran with the entropy coefficient "
-                  "0, its default before `benchmark/ent_coef.sh`.", ""]  # fmt: skip
+                  "0, its default before `benchmark/ent_coef.sh`, and ppo_lstm.py's rows with the observation "
+                  "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`.", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "speed", "speed.json")):
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):
