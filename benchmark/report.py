@@ -330,7 +330,8 @@ def main() -> None:
         "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`; its rows ran with "
         "the entropy coefficient 0, ppo_lstm_continuous.py's default before `benchmark/ent_coef.sh`, whose rows "
         "its learning tests now rest on; the ppo_lstm rows ran with the observation statistics updated to the end, "
-        "ppo_lstm.py's default before `benchmark/norm_obs_until.sh`, whose rows its learning tests now rest on):"])  # fmt: skip
+        "ppo_lstm.py's default before `benchmark/norm_obs_until.sh`, whose rows its learning tests now rest "
+        "on):"])  # fmt: skip
     parts += suite_section("learning_tests_second_cpu", [
         "Every row a learning test rests on (those above and the ones it names in novel_classic, "
         "mlp_cartpole and continuous), run again on seeds 1-10 on an Intel Xeon, 2 cores, one torch thread "
