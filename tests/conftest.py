@@ -18,6 +18,12 @@ VECTOR_SCRIPTS = [*DISCRETE_SCRIPTS, "ppo_lstm_continuous"]
 TINY = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, eval_episodes=0)
 
 
+def stats_to_the_end(name: str) -> dict:
+    """Arguments that keep a script's observation statistics updating at every step of a run, as the MLP's and the
+    continuous script's always do (ppo_lstm.py freezes them at half of training by default)."""
+    return {"norm_obs_until": 1.0} if name == "ppo_lstm" else {}
+
+
 @pytest.fixture(autouse=True)
 def _in_tmp_dir(tmp_path, monkeypatch):
     """Every test writes its runs/ and videos/ into its own folder."""

@@ -11,7 +11,17 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import DISCRETE_SCRIPTS, LSTM_SCRIPTS, ROOT, VECTOR_SCRIPTS, FiveStepsOfOne, env_of, load, run
+from conftest import (
+    DISCRETE_SCRIPTS,
+    LSTM_SCRIPTS,
+    ROOT,
+    VECTOR_SCRIPTS,
+    FiveStepsOfOne,
+    env_of,
+    load,
+    run,
+    stats_to_the_end,
+)
 
 
 def one_line_error(capsys, name: str, **kwargs) -> str:
@@ -219,8 +229,7 @@ def test_non_finite_loss_from_the_first_update_keeps_the_initial_weights(capsys,
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_non_finite_loss_later_keeps_the_weights_of_the_last_completed_update(capsys, name):
-    # ppo_lstm.py's observation statistics updated to the end, so that a shorter run updates them at the same steps
-    to_the_end = {"norm_obs_until": 1.0} if name == "ppo_lstm" else {}
+    to_the_end = stats_to_the_end(name)  # so that the shorter run below updates the statistics at the same steps
     err = one_line_error(capsys, name, env_id=env_of(name, "NanLater"), norm_reward=False, save_model=True, **to_the_end)
     assert "non-finite loss at update 2" in err
     step, saved = kept_checkpoint(err)

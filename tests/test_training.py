@@ -7,7 +7,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import LSTM_SCRIPTS, VECTOR_SCRIPTS, env_of, load, run, run_dirs, scalars
+from conftest import LSTM_SCRIPTS, VECTOR_SCRIPTS, env_of, load, run, run_dirs, scalars, stats_to_the_end
 
 gym.register("ShortCartPole-v1", entry_point="gymnasium.envs.classic_control:CartPoleEnv", max_episode_steps=6)
 gym.register("ShortPendulum-v1", entry_point="gymnasium.envs.classic_control:PendulumEnv", max_episode_steps=6)
@@ -234,7 +234,7 @@ def test_resume_continues_optimizer_statistics_and_schedule(name):
     """Two updates, saved, then two more on resume: the learning rate follows the uninterrupted run's schedule, Adam
     keeps counting its steps, and the observation statistics keep their count (ppo_lstm.py's updated to the end, as
     the other scripts' are; its --norm-obs-until has tests of its own)."""
-    to_the_end = {"norm_obs_until": 1.0} if name == "ppo_lstm" else {}
+    to_the_end = stats_to_the_end(name)
     full = run(name, save_model=True, total_timesteps=256, norm_obs=True, **to_the_end)["checkpoint"]
     full = torch.load(full, weights_only=False)
     full_lr = scalars(run_dirs()[-1], "charts/learning_rate")
@@ -318,7 +318,7 @@ def test_checkpoint_decides_the_normalisation_not_the_command_line(name, monkeyp
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
 def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume(name, monkeypatch):
     module = load(name)
-    to_the_end = {"norm_obs_until": 1.0} if name == "ppo_lstm" else {}  # statistics updated at every step
+    to_the_end = stats_to_the_end(name)
     trained = run(name, save_model=True, **to_the_end)
     saved = torch.load(trained["checkpoint"], weights_only=False)
     assert saved["obs_rms"]["count"] > 100 and saved["return_rms"]["count"] > 100
