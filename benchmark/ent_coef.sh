@@ -7,13 +7,13 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUITE="${SUITE:-ent_coef}"
-# both settings on seeds 1-10; the arguments say the suite, the env and any extra flags
-run() { python benchmark/run.py --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
-  --scripts "ppo_lstm_continuous.py --ent-coef 0" "ppo_lstm_continuous.py --ent-coef 0.01" "$@"; }
-run --suite "$SUITE" --env-ids PendulumNoVel-v1
-run --suite "${SUITE}_100k" --env-ids PendulumNoVel-v1 --extra="--total-timesteps 100000"
-run --suite "$SUITE" --env-ids MountainCarContinuousNoVel-v0 \
-  --extra="--total-timesteps 100000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99"
+python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
+  --scripts "ppo_lstm_continuous.py --ent-coef 0" "ppo_lstm_continuous.py --ent-coef 0.01" --env-ids PendulumNoVel-v1
+python benchmark/run.py --suite "${SUITE}_100k" --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 --extra="--total-timesteps 100000" \
+  --scripts "ppo_lstm_continuous.py --ent-coef 0" "ppo_lstm_continuous.py --ent-coef 0.01" --env-ids PendulumNoVel-v1
+python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
+  --extra="--total-timesteps 100000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99" \
+  --scripts "ppo_lstm_continuous.py --ent-coef 0" "ppo_lstm_continuous.py --ent-coef 0.01" --env-ids MountainCarContinuousNoVel-v0
 python benchmark/plot.py --suite "$SUITE"
 python benchmark/plot.py --suite "${SUITE}_100k"
 python benchmark/report.py

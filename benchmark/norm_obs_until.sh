@@ -9,10 +9,10 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 SUITE="${SUITE:-norm_obs_until}"
-run() { python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
-  --scripts "ppo_lstm.py --norm-obs-until 1" "ppo_lstm.py --norm-obs-until 0.5" "$@"; }
-run --env-ids CartPoleNoVel-v1
+python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
+  --scripts "ppo_lstm.py --norm-obs-until 1" "ppo_lstm.py --norm-obs-until 0.5" --env-ids CartPoleNoVel-v1
 # the memory tasks of the learning tests, at their budgets: does freezing cost anything there?
-run --env-ids CueRecall-v0 MaskedCueRecall-v0 --extra="--total-timesteps 50000 --eval-episodes 50"
+python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 --extra="--total-timesteps 50000 --eval-episodes 50" \
+  --scripts "ppo_lstm.py --norm-obs-until 1" "ppo_lstm.py --norm-obs-until 0.5" --env-ids CueRecall-v0 MaskedCueRecall-v0
 python benchmark/plot.py --suite "$SUITE"
 python benchmark/report.py
