@@ -323,6 +323,10 @@ def main() -> None:
                   "no normalisation), in one run of `benchmark/peer_reach.py --task mlp`; our flags there are what "
                   "the defaults now are:", "",
                   peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_mlp_xeon.json")):
+        parts += ["The same comparison on an Intel Xeon, both run again on the same seeds and machine with "
+                  "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults):", "",
+                  peer_table("peer_reach_mlp_xeon.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
     parts += suite_section("learning_tests", [
         "### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
         "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 and MaskedCueRecall-v0 "
