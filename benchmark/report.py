@@ -404,6 +404,10 @@ def main() -> None:
                   "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`.", ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "speed", "speed.json")):
         parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
+    if os.path.exists(os.path.join(RESULTS, "speed", "speed_xeon.json")):
+        parts += ["The same on an Intel Xeon (the same command, with ppo_lstm.py's defaults of now; the file renamed to "
+                  "speed_xeon.json), where both contenders run faster and the ratio is lower:", "",
+                  speed_tables("speed_xeon.json"), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):
         parts += ["PendulumNoVel-v1, ppo_lstm_continuous.py's defaults matched:", "", speed_tables("speed_pendulum.json"), ""]
     if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum_xeon.json")):
