@@ -41,7 +41,7 @@ def test_commands_cover_every_combination_with_flags():
 @pytest.mark.parametrize(
     "suite",
     ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "mlp_cartpole.sh", "atari.sh", "norm_obs_until.sh",
-     "ent_coef.sh"],
+     "ent_coef.sh", "learning_rate.sh"],
 )
 def test_suite_scripts_parse(suite, tmp_path):
     """Every run.py call in a suite script is accepted by the runner (a stub `python` makes each a dry run)."""
