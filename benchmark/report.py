@@ -334,6 +334,7 @@ def main() -> None:
         parts += ["The same comparison on an Intel Xeon, both run again on the same seeds and machine with "
                   "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults):", "",
                   peer_table("peer_reach_mlp_xeon.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
+    parts += tuning_section("tuning_mlp_cartpole_xeon.json", "ppo_mlp_cartpole.py", "CartPole-v1 at 100k steps")
     parts += suite_section("learning_tests", [
         "### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
         "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 and MaskedCueRecall-v0 "
