@@ -1,5 +1,6 @@
 """Evaluate trained ppo_lstm_continuous.py checkpoints with a share of the policy's own exploration noise added:
-scale 0 is the script's deterministic evaluation (the Gaussian's mean), scale 1 samples the policy as training does.
+scale 0 is the script's deterministic evaluation (the Gaussian's mean), scale 1 samples the policy as training does
+(the noise correlated from step to step as the checkpoint's --noise-corr sets it).
 A gap between the two shows a policy that relies on its noise, as on LunarLanderContinuous, whose engines
 stay off for actions at or below a threshold, so that noise around a mean just past it throttles them.
 
@@ -28,7 +29,7 @@ class Args:
     checkpoints: list[str]
     """checkpoints written by ppo_lstm_continuous.py --save-model"""
     scales: list[float] = field(default_factory=lambda: [0.0, 0.25, 0.5, 1.0])
-    """noise scales: the action is mean + scale * std * N(0, 1)"""
+    """noise scales: the action is mean + scale * std * noise, the noise N(0, 1) at every step"""
     episodes: int = 20
     """episodes per checkpoint and scale, started as the script's evaluation starts them (the same for every scale)"""
     out: str = os.path.join(ROOT, "benchmark", "results", "eval_noise.json")
@@ -58,11 +59,15 @@ def evaluate(script, path: str, scales: list[float], episodes: int) -> list[dict
         for episode in range(episodes):
             obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # the script's evaluation episodes
             state, start, total, steps, ended = agent.get_initial_state(1), torch.ones(1), 0.0, 0, False
+            noise = torch.zeros(1, env.action_space.shape[0])
             while not ended:
                 x = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32).view(1, -1)
-                noise = scale * torch.randn(1, env.action_space.shape[0], generator=generator)
+                # the checkpoint's own noise process: each step keeps --noise-corr of the last step's, drawn afresh
+                # at an episode's first step
+                keep = args.noise_corr if steps else 0.0
+                noise = keep * noise + (1 - keep**2) ** 0.5 * torch.randn(1, env.action_space.shape[0], generator=generator)
                 with torch.no_grad():
-                    action, _, _, _, state = agent.get_action_and_value(x, state, start, noise=noise)
+                    action, _, _, _, state = agent.get_action_and_value(x, state, start, noise=scale * noise)
                 obs, reward, terminated, truncated, _ = env.step(
                     np.clip(action[0].numpy(), env.action_space.low, env.action_space.high)
                 )

@@ -269,6 +269,30 @@ def test_eval_noise_at_scale_zero_is_the_scripts_deterministic_evaluation():
     assert [row["episodes"] for row in rows] == [3, 3] and rows[0]["mean_length"] == 200  # PendulumNoVel's time limit
 
 
+def test_eval_noise_is_correlated_as_the_checkpoint_was_trained(monkeypatch):
+    """Scale 1 samples the policy as training did: with --noise-corr 0.9 each step's noise keeps 0.9 of the last one's,
+    with 0 the steps are independent."""
+    import ppo_lstm_continuous as script
+
+    module, noises = eval_noise.load_script(), []
+    act = module.Agent.get_action_and_value
+
+    def spy(self, *args, noise=None, **kwargs):
+        noises.append(noise.flatten())
+        return act(self, *args, noise=noise, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    lag_one = {}
+    for corr in (0.0, 0.9):
+        trained = script.main(script.Args(total_timesteps=128, num_envs=4, num_steps=16, update_epochs=1, eval_episodes=0,
+                                          save_model=True, noise_corr=corr))  # fmt: skip
+        noises.clear()
+        eval_noise.evaluate(module, trained["checkpoint"], [1.0], episodes=1)
+        steps = torch.cat(noises)  # one PendulumNoVel episode: 200 steps
+        lag_one[corr] = torch.corrcoef(torch.stack([steps[:-1], steps[1:]]))[0, 1].item()
+    assert lag_one[0.9] > 0.7 and abs(lag_one[0.0]) < 0.25
+
+
 def test_memory_table_averages_over_seeds_and_counts_solved_episodes(tmp_path, monkeypatch):
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
     machine = {"cpu": "CPU", "cores": 2, "torch": "2", "python": "3"}
