@@ -23,7 +23,17 @@ python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
 python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
   --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --noise-corr 0 --save-model" \
   --scripts "ppo_lstm_continuous.py --final-logstd -3" "ppo_lstm_continuous.py --final-logstd -2" --env-ids LunarLanderContinuousNoVel-v3
-python benchmark/eval_noise.py --checkpoints benchmark/results/continuous/runs/runs/LunarLanderContinuousNoVel-v3__*/*.pt
+# the same with slow exploration noise (--noise-corr 0.95: each step's noise keeps 95% of the last one's): noise that
+# changes every step throttles the engine for the policy as trained, noise that drifts does not, so the mean itself
+# has to land (the extra flags come after the script's, so they leave --noise-corr to it)
+python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
+  --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --save-model" \
+  --scripts "ppo_lstm_continuous.py --noise-corr 0.95" --env-ids LunarLanderContinuousNoVel-v3
+# each seed's checkpoint evaluated again with a share of its noise added: the rows with independent noise, then the
+# rows with --noise-corr 0.95
+python benchmark/eval_noise.py --checkpoints benchmark/results/continuous/runs/runs/LunarLanderContinuousNoVel-v3__ppo_lstm_continuous__[12]__*/*.pt
+python benchmark/eval_noise.py --out benchmark/results/eval_noise_corr.json \
+  --checkpoints benchmark/results/continuous/runs/runs/LunarLanderContinuousNoVel-v3__ppo_lstm_continuous__noise_corr_0.95__*/*.pt
 # BipedalWalker-v3 with the reward floor, 16 envs x 1024 steps, 10 epochs of 32 minibatches (16 chunks of 32 steps
 # each): 5M steps take about 95 min on one CPU core, so it runs only when asked (BIPEDAL=1), and for one seed
 if [ "${BIPEDAL:-0}" = 1 ]; then
