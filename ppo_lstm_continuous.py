@@ -3,6 +3,7 @@
 import copy
 import difflib
 import json
+import math
 import os
 import random
 import sys
@@ -16,7 +17,6 @@ import torch
 import torch.nn as nn
 import torch.optim as optim
 import tyro
-from torch.distributions.normal import Normal
 from torch.utils.tensorboard import SummaryWriter
 
 SCRIPT = "ppo_lstm_continuous.py"
@@ -366,17 +366,28 @@ class Agent(nn.Module):
             std = (features.pow(2) @ self.actor_logstd.exp().pow(2) + 1e-6).sqrt()
         else:
             std = self.actor_logstd.expand_as(action_mean).exp()
-        probs = Normal(action_mean, std, validate_args=False)  # the training loop reports non-finite values
         if action is None and deterministic:
             action = action_mean
-        elif action is None:  # unclipped: the env boundary clips, the logprob is of the sample itself
-            if noise is None:
-                action = probs.sample()
-            elif self.sde:
+        elif action is None and noise is not None:  # unclipped: the env boundary clips, the logprob is of the sample
+            if self.sde:
                 action = action_mean + torch.einsum("nf,nfa->na", features, self.actor_logstd.exp() * noise)
             else:
                 action = action_mean + std * noise
-        return action, probs.log_prob(action).sum(1), probs.entropy().sum(1), self.critic(critic_hidden), new_state
+        action, logprob, entropy = gaussian(action_mean, std, action)
+        return action, logprob, entropy, self.critic(critic_hidden), new_state
+
+
+def gaussian(mean: torch.Tensor, std: torch.Tensor, action: torch.Tensor | None = None) -> tuple:
+    """The action (sampled, or the one given), its log-probability and the entropy of a diagonal Gaussian, both summed
+    over the action dims: torch's Normal(mean, std) bit for bit, samples included, without its per-call overhead (2%
+    of a PendulumNoVel-v1 run on CPU). The training loop reports non-finite values, so nothing is validated here."""
+    if action is None:
+        with torch.no_grad():
+            action = torch.normal(mean, std)
+    # std.log() taken twice, as Normal takes it: one shared log would sum the gradients in another order
+    logprob = -((action - mean) ** 2) / (2 * std**2) - std.log() - math.log(math.sqrt(2 * math.pi))
+    entropy = 0.5 + 0.5 * math.log(2 * math.pi) + std.log()
+    return action, logprob.sum(1), entropy.sum(1)
 
 
 def next_noise(noise: torch.Tensor, episode_starts: torch.Tensor, step: int, args: Args) -> torch.Tensor:

@@ -287,3 +287,28 @@ def test_the_entropy_bonus_raises_the_log_std():
     free = [v for _, v in scalars(run_dirs()[-1], "charts/logstd")]
     assert all(b > a for a, b in pairwise([-1.0, *pushed])), pushed
     assert pushed[-1] > free[-1] + 0.01, (pushed, free)
+
+
+def test_gaussian_is_torchs_normal_bit_for_bit():
+    """gaussian() stands in for torch's Normal(mean, std): the same samples from the same seed, and the same
+    log-probabilities, entropies and gradients, bit for bit, so that the change left every run's trajectory as it was."""
+    gaussian = load("ppo_lstm_continuous").gaussian
+    torch.manual_seed(0)
+    for action_dim in (1, 4):
+        raw_mean, raw_logstd = torch.randn(64, action_dim), torch.randn(64, action_dim) - 0.5
+        mean, logstd = raw_mean.clone().requires_grad_(), raw_logstd.clone().requires_grad_()
+        ref_mean, ref_logstd = raw_mean.clone().requires_grad_(), raw_logstd.clone().requires_grad_()
+        torch.manual_seed(1)
+        action, logprob, entropy = gaussian(mean, logstd.exp())
+        torch.manual_seed(1)
+        ref = torch.distributions.Normal(ref_mean, ref_logstd.exp())
+        ref_action = ref.sample()
+        assert torch.equal(action, ref_action)
+        assert torch.equal(logprob, ref.log_prob(ref_action).sum(1)) and torch.equal(entropy, ref.entropy().sum(1))
+        given = torch.randn(64, action_dim) * 2
+        _, logprob, entropy = gaussian(mean, logstd.exp(), given)
+        ref_logprob, ref_entropy = ref.log_prob(given).sum(1), ref.entropy().sum(1)
+        assert torch.equal(logprob, ref_logprob) and torch.equal(entropy, ref_entropy)
+        (logprob.sum() + 0.01 * entropy.sum()).backward()
+        (ref_logprob.sum() + 0.01 * ref_entropy.sum()).backward()
+        assert torch.equal(mean.grad, ref_mean.grad) and torch.equal(logstd.grad, ref_logstd.grad)
