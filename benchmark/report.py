@@ -303,6 +303,12 @@ def main() -> None:
                   "machine with `benchmark/peer_reach.py --tag xeon`:", "", peer_table("peer_reach_xeon.json"), ""]
     if os.path.exists(os.path.join(RESULTS, "peer_reach_xeon.png")):
         parts += ["![CartPoleNoVel-v1 on the Intel Xeon, ours beside the peer](benchmark/results/peer_reach_xeon.png)", ""]
+    if os.path.exists(os.path.join(RESULTS, "peer_reach_xeon_tuning.json")):
+        parts += ["The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the "
+                  "rows of the tuning table below that ran our code with the peer's settings have the peer itself "
+                  "beside them (two invocations side by side, `--tag xeon_tuning_a --seeds 11 12 13 14 15` and "
+                  "`--tag xeon_tuning_b --seeds 16 17 18 19 20`, their rows merged into peer_reach_xeon_tuning.json):",
+                  "", peer_table("peer_reach_xeon_tuning.json"), ""]  # fmt: skip
     parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_cartpolenovel_xeon.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += suite_section("norm_obs_until", [
