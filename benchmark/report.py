@@ -261,6 +261,18 @@ def tuning_section(name: str, script: str, task: str) -> list[str]:
     return [f"{script}'s flags tried on {task}, on tuning seeds only:", "", tuning_table(name), ""]
 
 
+def results_section(name: str, intro: str, table, picture: str = "") -> list[str]:
+    """The README lines of one results file (`name` under results/): its intro, its table (`table()`, called only when
+    the file is there) and, given a caption, the .png of the same name; none if the file is missing."""
+    if not os.path.exists(os.path.join(RESULTS, name)):
+        return []
+    lines = [intro, "", table(), ""]
+    image = name.replace(".json", ".png")
+    if picture and os.path.exists(os.path.join(RESULTS, image)):
+        lines += [f"![{picture}](benchmark/results/{image})", ""]
+    return lines
+
+
 def atari_gpu_table() -> str:
     """The last progress line of each life-loss run (benchmark/atari_life_loss.sh) on the GPU."""
     folder = os.path.join(RESULTS, "atari_gpu")
@@ -297,18 +309,19 @@ def main() -> None:
                      "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
         parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_xeon.json")):
-        parts += ["The same comparison on an Intel Xeon with ppo_lstm.py's defaults of now (observation statistics "
-                  "frozen from half of training on, `--norm-obs-until 0.5`), both run again on the same seeds and "
-                  "machine with `benchmark/peer_reach.py --tag xeon`:", "", peer_table("peer_reach_xeon.json"), ""]
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_xeon.png")):
-        parts += ["![CartPoleNoVel-v1 on the Intel Xeon, ours beside the peer](benchmark/results/peer_reach_xeon.png)", ""]
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_xeon_tuning.json")):
-        parts += ["The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the "
-                  "rows of the tuning table below that ran our code with the peer's settings have the peer itself "
-                  "beside them (two invocations side by side, `--tag xeon_tuning_a --seeds 11 12 13 14 15` and "
-                  "`--tag xeon_tuning_b --seeds 16 17 18 19 20`, their rows merged into peer_reach_xeon_tuning.json):",
-                  "", peer_table("peer_reach_xeon_tuning.json"), ""]  # fmt: skip
+    parts += results_section(
+        "peer_reach_xeon.json",
+        "The same comparison on an Intel Xeon with ppo_lstm.py's defaults of now (observation statistics frozen from "
+        "half of training on, `--norm-obs-until 0.5`), both run again on the same seeds and machine with "
+        "`benchmark/peer_reach.py --tag xeon`:",
+        lambda: peer_table("peer_reach_xeon.json"), "CartPoleNoVel-v1 on the Intel Xeon, ours beside the peer")
+    parts += results_section(
+        "peer_reach_xeon_tuning.json",
+        "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "
+        "tuning table below that ran our code with the peer's settings have the peer itself beside them (two "
+        "invocations side by side, `--tag xeon_tuning_a --seeds 11 12 13 14 15` and `--tag xeon_tuning_b --seeds 16 "
+        "17 18 19 20`, their rows merged into peer_reach_xeon_tuning.json):",
+        lambda: peer_table("peer_reach_xeon_tuning.json"))
     parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_cartpolenovel_xeon.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += suite_section("norm_obs_until", [
@@ -329,17 +342,18 @@ def main() -> None:
         "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "
         "no normalisation, no value clipping) and with `--norm-obs --norm-reward --clip-vloss`, on CartPole-v1 "
         "and on CartPoleNoVel-v1 (memoryless, and with the last 4 observations stacked):"])  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_mlp.json")):
-        parts += ["Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, "
-                  "ppo_mlp_cartpole.py beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 "
-                  "steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range annealed from 1e-3 and 0.2, "
-                  "no normalisation), in one run of `benchmark/peer_reach.py --task mlp`; our flags there are what "
-                  "the defaults now are:", "",
-                  peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_mlp_xeon.json")):
-        parts += ["The same comparison on an Intel Xeon, both run again on the same seeds and machine with "
-                  "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults):", "",
-                  peer_table("peer_reach_mlp_xeon.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"), ""]  # fmt: skip
+    parts += results_section(
+        "peer_reach_mlp.json",
+        "Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, ppo_mlp_cartpole.py "
+        "beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 steps, 20 epochs, gamma 0.98, lambda "
+        "0.8, learning rate and clip range annealed from 1e-3 and 0.2, no normalisation), in one run of "
+        "`benchmark/peer_reach.py --task mlp`; our flags there are what the defaults now are:",
+        lambda: peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
+    parts += results_section(
+        "peer_reach_mlp_xeon.json",
+        "The same comparison on an Intel Xeon, both run again on the same seeds and machine with "
+        "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults):",
+        lambda: peer_table("peer_reach_mlp_xeon.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += tuning_section("tuning_mlp_cartpole_xeon.json", "ppo_mlp_cartpole.py", "CartPole-v1 at 100k steps")
     parts += suite_section("learning_tests", [
         "### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
@@ -369,16 +383,14 @@ def main() -> None:
                   "One NVIDIA H100, 16 cores; Breakout-v5 with envpool and CleanRL's settings (8 envs x 128 steps, "
                   "4 minibatches, 4 epochs, lr 2.5e-4); each run stopped after 330-420 s. The CUDA path passed the "
                   "Atari tests there (`results/atari_gpu/pytest.txt`).", "", atari_gpu_table(), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum.json")):
-        parts += ["PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO with rl_zoo3 2.9.2's settings for it (gSDE "
-                  "resampled every 4 steps, 4 envs x 1024 steps, 10 epochs, gamma 0.9, lr 1e-3, VecNormalize, ReLU, an "
-                  "LSTM of 64 for each of actor and critic), both trained 100k steps and evaluated deterministically "
-                  "over 10 episodes (the peer with its training statistics frozen), on the same seeds and machine with "
-                  "`benchmark/peer_reach.py --task pendulum`. The zoo's own train.py on seed 1 scored -153.4 on the same "
-                  "evaluation, the harness -151.7:", "",
-                  pendulum_peer_table(), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum.png")):
-        parts += ["![PendulumNoVel-v1, ours beside the peer](benchmark/results/peer_reach_pendulum.png)", ""]
+    parts += results_section(
+        "peer_reach_pendulum.json",
+        "PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO with rl_zoo3 2.9.2's settings for it (gSDE resampled every "
+        "4 steps, 4 envs x 1024 steps, 10 epochs, gamma 0.9, lr 1e-3, VecNormalize, ReLU, an LSTM of 64 for each of "
+        "actor and critic), both trained 100k steps and evaluated deterministically over 10 episodes (the peer with its "
+        "training statistics frozen), on the same seeds and machine with `benchmark/peer_reach.py --task pendulum`. The "
+        "zoo's own train.py on seed 1 scored -153.4 on the same evaluation, the harness -151.7:",
+        pendulum_peer_table, "PendulumNoVel-v1, ours beside the peer")
     parts += tuning_section("tuning_pendulum.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_pendulum_xeon.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 150k steps")
     parts += tuning_section("tuning_pendulum_device.json", "ppo_lstm_continuous.py", "PendulumNoVel-v1 at 150k steps")
@@ -389,13 +401,13 @@ def main() -> None:
         "test (`--total-timesteps 100000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99`):"])
     parts += suite_section("ent_coef_100k", [
         "The same two on PendulumNoVel-v1 at 100k steps (the budget beside the peer), in the same run:"])
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum_xeon.json")):
-        parts += ["PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO as above (rl_zoo3's settings, gSDE), on an Intel "
-                  "Xeon, with ppo_lstm_continuous.py's defaults of now (entropy coefficient 0.01), both run again on "
-                  "the same seeds and machine:", "", pendulum_peer_table("peer_reach_pendulum_xeon.json"), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "peer_reach_pendulum_xeon.png")):
-        parts += ["![PendulumNoVel-v1 on the Intel Xeon, ours beside the peer]"
-                  "(benchmark/results/peer_reach_pendulum_xeon.png)", ""]
+    parts += results_section(
+        "peer_reach_pendulum_xeon.json",
+        "PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO as above (rl_zoo3's settings, gSDE), on an Intel Xeon, with "
+        "ppo_lstm_continuous.py's defaults of now (entropy coefficient 0.01), both run again on the same seeds and "
+        "machine:",
+        lambda: pendulum_peer_table("peer_reach_pendulum_xeon.json"),
+        "PendulumNoVel-v1 on the Intel Xeon, ours beside the peer")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
@@ -416,25 +428,27 @@ def main() -> None:
                   "discrete parts). The two Pendulum rows of ppo_lstm_continuous.py ran with the entropy coefficient "
                   "0, its default before `benchmark/ent_coef.sh`, and ppo_lstm.py's rows with the observation "
                   "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`.", ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "speed", "speed.json")):
-        parts += ["### Speed (`benchmark/speed.sh`)", "", speed_tables(), ""]
-    if os.path.exists(os.path.join(RESULTS, "speed", "speed_xeon.json")):
-        parts += ["The same on an Intel Xeon (the same command, with ppo_lstm.py's defaults of now; the file renamed to "
-                  "speed_xeon.json), where both contenders run faster and the ratio is lower:", "",
-                  speed_tables("speed_xeon.json"), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum.json")):
-        parts += ["PendulumNoVel-v1, ppo_lstm_continuous.py's defaults matched:", "", speed_tables("speed_pendulum.json"), ""]
-    if os.path.exists(os.path.join(RESULTS, "speed", "speed_pendulum_xeon.json")):
-        parts += ["The same on an Intel Xeon (the same command; the file renamed to speed_pendulum_xeon.json), with "
-                  "the Gaussian's log-probability and entropy written out (`gaussian()`, torch's Normal bit for bit: "
-                  "2% faster, one version beside the other in alternation). An earlier run of the same command on "
-                  "this CPU, before that change, measured 722 steps per second for sb3-contrib and 4,788 for ours, "
-                  "6.63x: from one session to the next the peer moved by 8%, so the ratio moves with it:", "",
-                  speed_tables("speed_pendulum_xeon.json"), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "speed", "speed_atari.json")):
-        parts += ["Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, "
-                  "run unchanged through `benchmark/legacy_gym`), both at 8 envs x 128 steps, 4 minibatches, 4 epochs:",
-                  "", speed_tables("speed_atari.json"), ""]  # fmt: skip
+    parts += results_section("speed/speed.json", "### Speed (`benchmark/speed.sh`)", speed_tables)
+    parts += results_section(
+        "speed/speed_xeon.json",
+        "The same on an Intel Xeon (the same command, with ppo_lstm.py's defaults of now; the file renamed to "
+        "speed_xeon.json), where both contenders run faster and the ratio is lower:",
+        lambda: speed_tables("speed_xeon.json"))
+    parts += results_section("speed/speed_pendulum.json", "PendulumNoVel-v1, ppo_lstm_continuous.py's defaults matched:",
+                             lambda: speed_tables("speed_pendulum.json"))  # fmt: skip
+    parts += results_section(
+        "speed/speed_pendulum_xeon.json",
+        "The same on an Intel Xeon (the same command; the file renamed to speed_pendulum_xeon.json), with the "
+        "Gaussian's log-probability and entropy written out (`gaussian()`, torch's Normal bit for bit: 2% faster, one "
+        "version beside the other in alternation). An earlier run of the same command on this CPU, before that change, "
+        "measured 722 steps per second for sb3-contrib and 4,788 for ours, 6.63x: from one session to the next the peer "
+        "moved by 8%, so the ratio moves with it:",
+        lambda: speed_tables("speed_pendulum_xeon.json"))
+    parts += results_section(
+        "speed/speed_atari.json",
+        "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "
+        "unchanged through `benchmark/legacy_gym`), both at 8 envs x 128 steps, 4 minibatches, 4 epochs:",
+        lambda: speed_tables("speed_atari.json"))
     readme_path = os.path.join(ROOT, "README.md")
     with open(readme_path) as f:
         readme = f.read()
