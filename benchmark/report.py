@@ -81,7 +81,22 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
         lines.append(f"| {seed} | {cell(columns[ours].get(seed))} | {cell(columns[peer_key].get(seed))} |")
     label = "median (eval: mean)" if evaluated else "median"
     lines.append(f"| {label} | {median(columns[ours])} | {median(columns[peer_key])} |")
-    return "\n".join(lines)
+    return "\n".join(lines + ["", sooner_line(columns[ours], columns[peer_key], ours, peer_label)])
+
+
+def sooner_line(ours: dict, peer: dict, ours_label: str, peer_label: str) -> str:
+    """Seed for seed, which got to the threshold first, and whether the two sets of steps differ by more than seed
+    noise explains (two-sided Mann-Whitney U; a seed that never reached counts as slower than every seed that did)."""
+    from scipy.stats import mannwhitneyu
+
+    seeds = sorted(set(ours) & set(peer))
+    steps = {name: [rows[seed]["steps_to_threshold"] or float("inf") for seed in seeds] for name, rows in
+             [("ours", ours), ("peer", peer)]}  # fmt: skip
+    sooner = sum(a < b for a, b in zip(steps["ours"], steps["peer"], strict=True))
+    later = sum(a > b for a, b in zip(steps["ours"], steps["peer"], strict=True))
+    p = mannwhitneyu(steps["ours"], steps["peer"], alternative="two-sided").pvalue
+    return (f"{ours_label} got there first on {sooner} of the {len(seeds)} seeds, {peer_label} on {later}; "
+            f"two-sided Mann-Whitney U test of the two sets of steps: p = {p:.2f}.")
 
 
 def peer_evaluated(peer: dict) -> bool:

@@ -150,7 +150,9 @@ def test_peer_table_sets_each_seed_beside_the_peer(tmp_path, monkeypatch):
     assert table[2:] == [
         "| seed | ppo_lstm.py (defaults) | sb3-contrib RecurrentPPO (zoo's settings) |", "|---|---|---|",
         "| 1 | 2,900 | 1,200 |", "| 2 | not by 5,000 | not by 100,000 |", "| 3 | - | 800 |",
-        "| median | not reached (1/2 reached) | 1,200 (2/3 reached) |"]  # fmt: skip
+        "| median | not reached (1/2 reached) | 1,200 (2/3 reached) |", "",
+        "ppo_lstm.py got there first on 0 of the 2 seeds, sb3-contrib RecurrentPPO on 1; two-sided Mann-Whitney U test "
+        "of the two sets of steps: p = 1.00."]  # fmt: skip
 
 
 def test_peer_table_adds_the_evaluation_at_the_end_where_every_run_has_one(tmp_path, monkeypatch):
@@ -167,11 +169,27 @@ def test_peer_table_adds_the_evaluation_at_the_end_where_every_run_has_one(tmp_p
         "|---|---|---|---|---|",
         "| 1 | 20,000 | 475.0 | 30,000 | 474.9 |", "| 2 | 40,000 | 500.0 | not by 100,000 | 120.0 |",
         "| median (eval: mean) | 30,000 (2/2 reached) | 487.5 (2/2 >= 475) | not reached (1/2 reached) "
-        "| 297.4 (0/2 >= 475) |"]  # fmt: skip
+        "| 297.4 (0/2 >= 475) |", "",
+        "ppo_lstm.py got there first on 2 of the 2 seeds, sb3-contrib RecurrentPPO on 0; two-sided Mann-Whitney U test "
+        "of the two sets of steps: p = 0.67."]  # fmt: skip
     runs[0].pop("eval_mean_return")  # a run without an evaluation (an early stop): steps only
     (tmp_path / "peer_reach.json").write_text(json.dumps(peer))
     assert not report.peer_evaluated(peer)
     assert report.peer_table().splitlines()[4] == "| 1 | 20,000 | 30,000 |"
+
+
+def test_sooner_line_counts_seed_for_seed_and_tests_the_two_sets_of_steps():
+    ours = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([100, 200, 300, 400, None], start=1)}
+    peer = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([600, 700, 800, 900, 1000, 1], start=1)}
+    # seed 6 has no row of ours and is left out; ours never reached on seed 5, so the peer's 1,000 was sooner there
+    line = report.sooner_line(ours, peer, "a.py", "b")
+    assert line == ("a.py got there first on 4 of the 5 seeds, b on 1; two-sided Mann-Whitney U test of the two sets "
+                    "of steps: p = 0.15.")  # fmt: skip
+    # apart from each other in every seed: the exact two-sided p of 5 against 5 is 2 / 252
+    peer[5]["steps_to_threshold"] = None
+    ours[5]["steps_to_threshold"] = 500
+    assert report.sooner_line(ours, peer, "a.py", "b").endswith("on 5 of the 5 seeds, b on 0; two-sided Mann-Whitney "
+                                                                "U test of the two sets of steps: p = 0.01.")  # fmt: skip
 
 
 def test_peer_runs_with_the_zoos_published_settings(monkeypatch):
