@@ -175,7 +175,7 @@ def memory_table(name: str) -> str:
     return "\n".join(lines)
 
 
-def popgym_table(name: str = "popgym.json") -> str:
+def popgym_table(name: str = "popgym.json", command: str = "") -> str:
     """benchmark/popgym_suite.py's POPGym results: one row per env; per contender the deterministic evaluation (mean +-
     std over its seeds), the mean of the last 20 training episodes (the policy as sampled) and the seed count; and, on
     each measure, on how many envs ours is above, level with or below the MLP and sb3-contrib."""
@@ -188,7 +188,7 @@ def popgym_table(name: str = "popgym.json") -> str:
         env_id = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0")
         runs.setdefault(env_id, {}).setdefault(row["contender"], []).append(row)
     # the suite runs in pieces (one invocation per contender may run at once); this command fills in what is missing
-    command = f"python benchmark/popgym_suite.py --steps {suite['steps']}"
+    command = command or f"python benchmark/popgym_suite.py --steps {suite['steps']}"
     ours = f"ppo_lstm.py with `{suite['flags']}`" if suite["flags"] else "ppo_lstm.py on its defaults"
     lines = [machine_line(m) + " "
              f"Command: `{command}`; {suite['steps']:,} steps per run; {ours}, the other contenders on their defaults. "
@@ -337,6 +337,14 @@ def main() -> None:
         "invocations side by side, `--tag xeon_tuning_a --seeds 11 12 13 14 15` and `--tag xeon_tuning_b --seeds 16 "
         "17 18 19 20`, their rows merged into peer_reach_xeon_tuning.json):",
         lambda: peer_table("peer_reach_xeon_tuning.json"))
+    parts += results_section(
+        "peer_reach_xeon_nmb2.json",
+        "`--num-minibatches 2` (two minibatches of 4 sequences per epoch: 40 gradient steps per update instead of "
+        "20) beside the peer on seeds 1-10, on the Intel Xeon, the peer run again in the same invocations (`--tag "
+        "xeon_nmb2_a --seeds 1 2 3 4 5` and `--tag xeon_nmb2_b --seeds 6 7 8 9 10` side by side, both with "
+        "`--ours-flags=\"--num-minibatches 2\"`, their rows merged into peer_reach_xeon_nmb2.json):",
+        lambda: peer_table("peer_reach_xeon_nmb2.json"), "CartPoleNoVel-v1 on the Intel Xeon, ours with "
+        "--num-minibatches 2 beside the peer")
     parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_cartpolenovel_xeon.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += suite_section("norm_obs_until", [
@@ -443,6 +451,15 @@ def main() -> None:
                   "discrete parts). The two Pendulum rows of ppo_lstm_continuous.py ran with the entropy coefficient "
                   "0, its default before `benchmark/ent_coef.sh`, and ppo_lstm.py's rows with the observation "
                   "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`.", ""]  # fmt: skip
+    parts += results_section(
+        "popgym_xeon.json",
+        "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's above, run again on an Intel Xeon "
+        "with ppo_lstm.py's defaults of now (observation statistics frozen halfway through) under the same recipe, "
+        "every contender in the same run on the same seeds and budget (two invocations side by side, one per env, "
+        "beside other benchmarks; MineSweeperEasy, the third, did not fit in the session):",
+        lambda: popgym_table("popgym_xeon.json", "python benchmark/popgym_suite.py --steps 50000 --out popgym_xeon.json "
+                             "--seeds 1 2 3 --envs popgym:popgym-ConcentrationEasy-v0, and the same with --envs "
+                             "popgym:popgym-VelocityOnlyCartpoleEasy-v0 beside it"))
     parts += results_section("speed/speed.json", "### Speed (`benchmark/speed.sh`)", speed_tables)
     parts += results_section(
         "speed/speed_xeon.json",
