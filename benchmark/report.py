@@ -337,14 +337,20 @@ def main() -> None:
         "invocations side by side, `--tag xeon_tuning_a --seeds 11 12 13 14 15` and `--tag xeon_tuning_b --seeds 16 "
         "17 18 19 20`, their rows merged into peer_reach_xeon_tuning.json):",
         lambda: peer_table("peer_reach_xeon_tuning.json"))
-    parts += results_section(
-        "peer_reach_xeon_nmb2.json",
-        "`--num-minibatches 2` (two minibatches of 4 sequences per epoch: 40 gradient steps per update instead of "
-        "20) beside the peer on seeds 1-10, on the Intel Xeon, the peer run again in the same invocations (`--tag "
-        "xeon_nmb2_a --seeds 1 2 3 4 5` and `--tag xeon_nmb2_b --seeds 6 7 8 9 10` side by side, both with "
-        "`--ours-flags=\"--num-minibatches 2\"`, their rows merged into peer_reach_xeon_nmb2.json):",
-        lambda: peer_table("peer_reach_xeon_nmb2.json"), "CartPoleNoVel-v1 on the Intel Xeon, ours with "
-        "--num-minibatches 2 beside the peer")
+    # flags of ours beside the peer on seeds 1-10, on the Intel Xeon: two invocations side by side, their rows merged
+    for tag, flags, what in [
+        ("xeon_nmb2", "--num-minibatches 2", "two minibatches of 4 sequences per epoch: 40 gradient steps per update "
+         "instead of 20"),
+        ("xeon_nmb2_freeze", "--num-minibatches 2 --norm-obs-until 0.3", "the same with the observation statistics "
+         "frozen from 30% of training on"),
+    ]:  # fmt: skip
+        parts += results_section(
+            f"peer_reach_{tag}.json",
+            f"`{flags}` ({what}) beside the peer on seeds 1-10, on the Intel Xeon, the peer run again in the same "
+            f"invocations (`--tag {tag}_a --seeds 1 2 3 4 5` and `--tag {tag}_b --seeds 6 7 8 9 10` side by side, "
+            f"both with `--ours-flags=\"{flags}\"`, their rows merged into peer_reach_{tag}.json):",
+            lambda tag=tag: peer_table(f"peer_reach_{tag}.json"),
+            f"CartPoleNoVel-v1 on the Intel Xeon, ours with {flags} beside the peer")
     parts += tuning_section("tuning_cartpolenovel.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += tuning_section("tuning_cartpolenovel_xeon.json", "ppo_lstm.py", "CartPoleNoVel-v1 at 100k steps")
     parts += suite_section("norm_obs_until", [
