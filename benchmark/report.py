@@ -310,20 +310,16 @@ def main() -> None:
                   "updated to the end of training (`--norm-obs-until 1`), ppo_lstm.py's default before; the "
                   "norm_obs_until table below has the defaults' rows.", "",
                   "![learning curves](benchmark/results/novel_classic/curves.png)", ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "peer_reach.json")):
-        with open(os.path.join(RESULTS, "peer_reach.json")) as f:
-            evaluated = peer_evaluated(json.load(f))
-        parts += ["Steps until the last 20 training episodes on CartPoleNoVel-v1 first average 475, seed by seed, "
-                  "ppo_lstm.py beside sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published "
-                  "agent for this env (VecNormalize of observations and rewards, ReLU, an LSTM of 64 for each of actor "
-                  "and critic, 8 envs x 32 steps, 20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range "
-                  "annealed from 1e-3 and 0.2), on the same seeds and machine with `benchmark/peer_reach.py` (which keeps the "
-                  "rows it has measured with the same settings and runs the missing ones); "
-                  + ("both run the whole 100k steps and are evaluated deterministically over 10 episodes at the end "
-                     "(the peer with its training statistics frozen):" if evaluated else
-                     "a run stops at 475 or 100k steps:"), "", peer_table(), ""]  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "peer_reach.png")):
-        parts += ["![CartPoleNoVel-v1, ours beside the peer](benchmark/results/peer_reach.png)", ""]
+    parts += results_section(
+        "peer_reach.json",
+        "Steps until the last 20 training episodes on CartPoleNoVel-v1 first average 475, seed by seed, ppo_lstm.py "
+        "beside sb3-contrib's RecurrentPPO with the settings of rl-baselines3-zoo's published agent for this env "
+        "(VecNormalize of observations and rewards, ReLU, an LSTM of 64 for each of actor and critic, 8 envs x 32 steps, "
+        "20 epochs, gamma 0.98, lambda 0.8, learning rate and clip range annealed from 1e-3 and 0.2), on the same seeds "
+        "and machine with `benchmark/peer_reach.py` (which keeps the rows it has measured with the same settings and "
+        "runs the missing ones); both run the whole 100k steps and are evaluated deterministically over 10 episodes at "
+        "the end (the peer with its training statistics frozen):",
+        peer_table, "CartPoleNoVel-v1, ours beside the peer")
     parts += results_section(
         "peer_reach_xeon.json",
         "The same comparison on an Intel Xeon with ppo_lstm.py's defaults of now (observation statistics frozen from "
