@@ -10,6 +10,7 @@ python benchmark/peer_reach.py                 # writes benchmark/results/peer_r
 python benchmark/peer_reach.py --task mlp      # writes benchmark/results/peer_reach_mlp.json
 python benchmark/peer_reach.py --task pendulum # writes benchmark/results/peer_reach_pendulum.json (about 10 min a seed)
 python benchmark/peer_reach.py --task pendulum --tag xeon  # the same, into peer_reach_pendulum_xeon.json
+python benchmark/peer_reach.py --workers 2      # two runs at a time (a run's steps and returns are the same)
 
 The zoo's `normalize: true` is VecNormalize with its defaults: observations AND rewards normalised during
 training, with the algorithm's gamma (the zoo passes it on). A run stops at --stop-at steps (by default the zoo's
@@ -19,12 +20,14 @@ and settings, measured on the same CPU model) is not run again.
 """
 
 import json
+import multiprocessing
 import os
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
+from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 
 import torch
@@ -73,6 +76,9 @@ class Args:
     (results/peer_reach_matched.json)"""
     tag: str = ""
     """added to the results file's name (`--tag xeon`: results/peer_reach_pendulum_xeon.json for --task pendulum)"""
+    workers: int = 1
+    """runs at once, each in a process of its own with one torch thread (a run's steps and returns do not depend on it;
+    its seconds do)"""
 
 
 # per task: the env, our script, the peer's name in the results, the peer's VecNormalize (None: not wrapped), and
@@ -187,8 +193,15 @@ def reusable(before: dict, args: Args) -> bool:
         args.stop_at, task["vec_normalize"], args.ours_flags, task["early_stop"], machine()["cpu"])  # fmt: skip
 
 
-def main(args: Args) -> None:
+def measure(script: str, seed: int, args: Args) -> dict:
+    """One run of the peer or of our script, in a worker process."""
     torch.set_num_threads(1)
+    if script == TASKS[args.task]["peer"]:
+        return run(seed, args.stop_at, args.settings, args.task)
+    return run_ours(seed, args.task, args.ours_flags, args.stop_at)
+
+
+def main(args: Args) -> None:
     done = {}  # seeds measured before with the same settings on this CPU are not run again (an interrupted run resumes)
     task = TASKS[args.task]
     if os.path.exists(out_path(args)):
@@ -196,15 +209,14 @@ def main(args: Args) -> None:
             before = json.load(f)
         if reusable(before, args):
             done = {(row["script"], row["seed"]): row for row in before["runs"]}
-    for seed in args.seeds:
-        for script in [task["peer"], task["script"]]:
-            if (script, seed) not in done:
-                if script == task["peer"]:
-                    measured = run(seed, args.stop_at, args.settings, args.task)
-                else:
-                    measured = run_ours(seed, args.task, args.ours_flags, args.stop_at)
-                done[(script, seed)] = {"script": script, **measured}
-                write(sorted(done.values(), key=lambda row: (row["seed"], row["script"])), args)  # keeps what it measured
+    jobs = [(script, seed) for seed in args.seeds for script in [task["peer"], task["script"]] if (script, seed) not in done]
+    # fresh processes (spawn): a forked copy of a process that has run torch may hang
+    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        running = {pool.submit(measure, script, seed, args): (script, seed) for script, seed in jobs}
+        for finished in as_completed(running):
+            script, seed = running[finished]
+            done[(script, seed)] = {"script": script, **finished.result()}
+            write(sorted(done.values(), key=lambda row: (row["seed"], row["script"])), args)  # keeps what it measured
             print({k: v for k, v in done[(script, seed)].items() if k != "curve"}, flush=True)
     rows = [done[(script, seed)] for seed in args.seeds for script in [task["peer"], task["script"]]]
     write(rows, args)

@@ -553,6 +553,24 @@ def test_speed_table_shows_each_seeds_steps_per_second_beside_the_mean_and_ratio
         "| sb3-contrib RecurrentPPO | 600 | 500 / 700 | 1.00x |", "| ppo_lstm.py | 2200 | 2100 / 2301 | 3.67x |"]  # fmt: skip
 
 
+def test_peer_reach_workers_run_every_contender_and_seed_as_one_run_alone_would(tmp_path, monkeypatch):
+    """--workers 2: each (contender, seed) runs once, in a process of its own, and gives the row that the same run
+    gives in this process; the results file lists them seed by seed, the peer first."""
+    import peer_reach
+
+    monkeypatch.setattr(peer_reach, "out_path", lambda args: str(tmp_path / "peer_reach_mlp.json"))
+    monkeypatch.setattr(peer_reach, "plot_rows", lambda *args: None)
+    args = peer_reach.Args(task="mlp", seeds=[1, 2], stop_at=512, workers=2)
+    peer_reach.main(args)
+    runs = json.loads((tmp_path / "peer_reach_mlp.json").read_text())["runs"]
+    assert [(row["script"], row["seed"]) for row in runs] == [
+        ("sb3", 1), ("ppo_mlp_cartpole.py", 1), ("sb3", 2), ("ppo_mlp_cartpole.py", 2)]  # fmt: skip
+    alone = [peer_reach.run_ours(1, "mlp", "", 512), peer_reach.run(2, 512, "zoo", "mlp")]
+    for row, same in zip(runs[1:3], json.loads(json.dumps(alone)), strict=True):
+        assert (row["curve"], row["steps_run"]) == (same["curve"], same["steps_run"])
+    assert runs[0]["curve"] != runs[2]["curve"] and runs[1]["curve"] != runs[3]["curve"]  # each seed reached its run
+
+
 def test_peer_rows_from_another_cpu_are_not_reused():
     """A results file's rows are kept and only the missing seeds run when the settings and the CPU model match; rows
     measured on another CPU model (another trajectory per seed, another speed) are measured again."""
