@@ -89,14 +89,19 @@ def sooner_line(ours: dict, peer: dict, ours_label: str, peer_label: str) -> str
     noise explains (two-sided Mann-Whitney U; a seed that never reached counts as slower than every seed that did)."""
     from scipy.stats import mannwhitneyu
 
-    seeds = sorted(set(ours) & set(peer))
-    steps = {name: [rows[seed]["steps_to_threshold"] or float("inf") for seed in seeds] for name, rows in
-             [("ours", ours), ("peer", peer)]}  # fmt: skip
-    sooner = sum(a < b for a, b in zip(steps["ours"], steps["peer"], strict=True))
-    later = sum(a > b for a, b in zip(steps["ours"], steps["peer"], strict=True))
-    p = mannwhitneyu(steps["ours"], steps["peer"], alternative="two-sided").pvalue
-    return (f"{ours_label} got there first on {sooner} of the {len(seeds)} seeds, {peer_label} on {later}; "
+    steps = both_steps(ours, peer)
+    sooner = sum(a < b for a, b in zip(*steps, strict=True))
+    later = sum(a > b for a, b in zip(*steps, strict=True))
+    p = mannwhitneyu(*steps, alternative="two-sided").pvalue
+    return (f"{ours_label} got there first on {sooner} of the {len(steps[0])} seeds, {peer_label} on {later}; "
             f"two-sided Mann-Whitney U test of the two sets of steps: p = {p:.2f}.")
+
+
+def both_steps(ours: dict, peer: dict) -> tuple[list[float], list[float]]:
+    """The steps to the threshold of ours and of the peer on each seed both ran, a run that never reached counted as
+    infinitely many."""
+    seeds = sorted(set(ours) & set(peer))
+    return tuple([rows[seed]["steps_to_threshold"] or float("inf") for seed in seeds] for rows in (ours, peer))
 
 
 def peer_evaluated(peer: dict) -> bool:
@@ -288,6 +293,65 @@ def results_section(name: str, intro: str, table, picture: str = "") -> list[str
     return lines
 
 
+# the peer comparisons that ran our scripts on their defaults of now, seeds 1-10, 100k steps: (task, results file)
+STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
+            ("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_xeon.json"),
+            ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp.json"),
+            ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_xeon.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_xeon.json")]  # fmt: skip
+
+
+def standing_table() -> str:
+    """One line per peer comparison of our defaults (STANDING): ours against the peer on the median steps to the
+    threshold, the seeds that got there first, and the deterministic evaluation at the end."""
+    lines = ["| task, our script | machine | peer (its zoo settings) | median steps to a last-20 mean of the threshold: "
+             "ours / peer | first there (seeds): ours / peer | eval at 100k, mean: ours / peer | eval at the threshold "
+             "or more (seeds): ours / peer | results file |", "|" + "---|" * 8]  # fmt: skip
+    for task, name in STANDING:
+        if not os.path.exists(os.path.join(RESULTS, name)):
+            continue
+        with open(os.path.join(RESULTS, name)) as f:
+            peer = json.load(f)
+        threshold = peer["threshold"]
+        rows = {"ours": {}, "peer": {}}
+        for row in peer["runs"]:
+            rows["peer" if row["script"] in ("sb3-contrib", "sb3") else "ours"][row["seed"]] = row
+        seeds = sorted(set(rows["ours"]) & set(rows["peer"]))
+        steps = {k: [rows[k][s]["steps_to_threshold"] for s in seeds] for k in rows}
+        ours_steps, peer_steps = both_steps(rows["ours"], rows["peer"])
+        first = {"ours": sum(a < b for a, b in zip(ours_steps, peer_steps, strict=True)),
+                 "peer": sum(a > b for a, b in zip(ours_steps, peer_steps, strict=True))}  # fmt: skip
+        mean, at = {}, {}  # a peer stopped at the threshold (--task mlp) was not evaluated: "-"
+        for k in rows:
+            evals = [rows[k][s].get("eval_mean_return") for s in seeds]
+            mean[k] = "-" if None in evals else f"{statistics.mean(evals):.1f}"
+            at[k] = "-" if None in evals else sum(e >= threshold for e in evals)
+        lines.append(
+            f"| {task} (threshold {threshold:.0f}) | {peer['machine']['cpu']} | {peer['peer']} | "
+            f"{plot.median_steps_text(steps['ours'])} / {plot.median_steps_text(steps['peer'])} | "
+            f"{first['ours']} / {first['peer']} of {len(seeds)} | {mean['ours']} / {mean['peer']} | "
+            f"{at['ours']} / {at['peer']} of {len(seeds)} | {name} |"
+        )
+    return "\n".join(lines)
+
+
+def standing_speed_table() -> str:
+    """Steps per second at matched settings as a ratio to sb3-contrib's, our default (separate critic) LSTM, from the
+    speed results of each CPU."""
+    lines = ["| script, env | machine | steps per second: ours / sb3-contrib | ratio | results file |", "|---" * 5 + "|"]
+    for script, env_id, name in [("ppo_lstm.py", "CartPoleNoVel-v1", "speed.json"),
+                                 ("ppo_lstm.py", "CartPoleNoVel-v1", "speed_xeon.json"),
+                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum.json"),
+                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_xeon.json")]:  # fmt: skip
+        with open(os.path.join(RESULTS, "speed", name)) as f:
+            speed = json.load(f)
+        peer = "sb3-contrib RecurrentPPO"
+        lines.append(f"| {script}, {env_id} | {speed['machine']['cpu']} | {speed['sps_mean'][script]:,.0f} / "
+                     f"{speed['sps_mean'][peer]:,.0f} | {speed['ratio_vs_sb3'][script]:.2f}x | speed/{name} |")  # fmt: skip
+    return "\n".join(lines)
+
+
 def atari_gpu_table() -> str:
     """The last progress line of each life-loss run (benchmark/atari_life_loss.sh) on the GPU."""
     folder = os.path.join(RESULTS, "atari_gpu")
@@ -302,7 +366,13 @@ def atari_gpu_table() -> str:
 
 
 def main() -> None:
-    parts = []
+    parts = ["### Where our defaults stand against the peers", "",
+             "Each line is a peer comparison of the tables below: our script on its defaults of now beside the peer "
+             "with the settings of rl-baselines3-zoo's published agent and its own defaults, seeds 1-10, 100k steps, "
+             "in one invocation of `benchmark/peer_reach.py` on one machine (2 cores, one torch thread per run); the "
+             "command and the seed-by-seed rows are with each results file's table. The same seed follows another "
+             "trajectory on another CPU model, so each machine has its own line.", "", standing_table(), "",
+             "Speed at matched settings (`benchmark/speed.py`, the tables at the end):", "", standing_speed_table(), ""]
     if os.path.exists(os.path.join(RESULTS, "novel_classic", "runs.csv")):
         parts += ["### Masked-velocity and memory tasks (`benchmark/novel_classic.sh`)", "", suite_table("novel_classic"), "",
                   "SPS here was measured with other runs sharing the machine; "
@@ -326,6 +396,13 @@ def main() -> None:
         "half of training on, `--norm-obs-until 0.5`), both run again on the same seeds and machine with "
         "`benchmark/peer_reach.py --tag xeon`:",
         lambda: peer_table("peer_reach_xeon.json"), "CartPoleNoVel-v1 on the Intel Xeon, ours beside the peer")
+    parts += results_section(
+        "peer_reach_epyc.json",
+        "The first comparison run again on the AMD EPYC with ppo_lstm.py's defaults of now (`--norm-obs-until 0.5`), "
+        "in one invocation with two runs at a time (each in a process of its own with one torch thread): the peer's "
+        "steps and evaluations came out as in the first table seed for seed, and so did ours up to the step where the "
+        "statistics freeze (seed 9, the one seed that had not reached 475 by 50k steps, differs):",
+        lambda: peer_table("peer_reach_epyc.json"), "CartPoleNoVel-v1 on the AMD EPYC, ours (defaults of now) beside the peer")
     parts += results_section(
         "peer_reach_xeon_tuning.json",
         "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "

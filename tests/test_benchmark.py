@@ -178,6 +178,28 @@ def test_peer_table_adds_the_evaluation_at_the_end_where_every_run_has_one(tmp_p
     assert report.peer_table().splitlines()[4] == "| 1 | 20,000 | 30,000 |"
 
 
+def test_standing_table_has_one_line_per_comparison_ours_first(tmp_path, monkeypatch):
+    machine = {"cpu": "AMD EPYC", "cores": 2, "torch": "2.13.0+cpu", "python": "3.11.7"}
+    rows = [("sb3-contrib", 1, 30_000, 474.9), ("ppo_lstm.py", 1, 20_000, 475.0), ("sb3-contrib", 2, None, 120.0),
+            ("ppo_lstm.py", 2, 40_000, 500.0), ("sb3-contrib", 3, 10_000, 500.0), ("ppo_lstm.py", 3, 90_000, 300.0),
+            ("ppo_lstm.py", 4, 1_000, 500.0), ("sb3-contrib", 5, 7_000, 500.0), ("ppo_lstm.py", 5, 7_000, 500.0)]
+    # seed 4 has no peer row and is left out; seed 5 is a tie, first for neither  # fmt: skip
+    lstm = {"command": "c", "machine": machine, "peer": "sb3-contrib RecurrentPPO", "threshold": 475.0,
+            "runs": [{"script": a, "seed": b, "steps_to_threshold": c, "eval_mean_return": d} for a, b, c, d in rows]}
+    mlp = {"command": "c", "machine": {**machine, "cpu": "Intel Xeon"}, "peer": "SB3 PPO", "threshold": 475.0, "runs": [
+        {"script": "sb3", "seed": 1, "steps_to_threshold": 5_000},  # stopped at the threshold: no evaluation
+        {"script": "ppo_mlp_cartpole.py", "seed": 1, "steps_to_threshold": 6_000, "eval_mean_return": 500.0}]}  # fmt: skip
+    (tmp_path / "a.json").write_text(json.dumps(lstm))
+    (tmp_path / "b.json").write_text(json.dumps(mlp))
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    monkeypatch.setattr(report, "STANDING", [("T1", "a.json"), ("T2", "missing.json"), ("T3", "b.json")])
+    assert report.standing_table().splitlines()[2:] == [
+        "| T1 (threshold 475) | AMD EPYC | sb3-contrib RecurrentPPO | 30,000 (4/4 reached) / 20,000 (3/4 reached) "
+        "| 2 / 1 of 4 | 443.8 / 398.7 | 3 / 2 of 4 | a.json |",
+        "| T3 (threshold 475) | Intel Xeon | SB3 PPO | 6,000 (1/1 reached) / 5,000 (1/1 reached) | 0 / 1 of 1 "
+        "| 500.0 / - | 1 / - of 1 | b.json |"]  # fmt: skip
+
+
 def test_sooner_line_counts_seed_for_seed_and_tests_the_two_sets_of_steps():
     ours = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([100, 200, 300, 400, None], start=1)}
     peer = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([600, 700, 800, 900, 1000, 1], start=1)}
