@@ -65,8 +65,8 @@ class Args:
     """the discount factor gamma"""
     gae_lambda: float = 0.8
     """the lambda for the general advantage estimation"""
-    num_minibatches: int = 1
-    """the number of mini-batches"""
+    num_minibatches: int = 2
+    """the number of mini-batches (2, not the zoo's 1: sooner to 475 on CartPole-v1, see the README)"""
     update_epochs: int = 20
     """the K epochs to update the policy"""
     norm_adv: bool = True

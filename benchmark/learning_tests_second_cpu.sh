@@ -9,7 +9,7 @@ SUITE="${SUITE:-learning_tests_second_cpu}"
 WORKERS="${WORKERS:-2}"
 run() { python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" "$@"; }
 run --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1                                          # novel_classic
-run --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1 CartPoleNoVel-v1                     # mlp_cartpole
+run --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1 CartPoleNoVel-v1                     # mlp_minibatches
 run --scripts ppo_lstm_continuous.py --env-ids PendulumNoVel-v1                               # continuous
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py \
   --env-ids CueRecall-v0                                                                      # learning_tests

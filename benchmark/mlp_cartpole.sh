@@ -3,6 +3,8 @@
 # defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1, with what the zoo leaves to SB3's defaults: no
 # normalisation, no value clipping) beside the normalised, value-clipped variant it defaulted to before. On
 # CartPoleNoVel-v1: the memoryless MLP, and the MLP with the last 4 observations stacked, in both settings.
+# The recorded rows ran with one minibatch, the default before benchmark/mlp_minibatches.sh (two since): to run
+# them again as they ran, add --num-minibatches 1 to each of our commands below.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python benchmark/run.py --suite mlp_cartpole --seeds 1 2 3 4 5 6 7 8 9 10 --workers "${WORKERS:-2}" --env-ids CartPole-v1 \

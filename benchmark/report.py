@@ -293,11 +293,12 @@ def results_section(name: str, intro: str, table, picture: str = "") -> list[str
     return lines
 
 
-# the peer comparisons that ran our scripts on their defaults of now, seeds 1-10, 100k steps: (task, results file)
+# the peer comparisons of our scripts on their defaults (of now, unless the task says), seeds 1-10, 100k steps:
+# (task, results file)
 STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
             ("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_xeon.json"),
-            ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp.json"),
-            ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_xeon.json"),
+            ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_nmb2.json"),
+            ("CartPole-v1, ppo_mlp_cartpole.py with one minibatch, its default before", "peer_reach_mlp_xeon.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_xeon.json")]  # fmt: skip
 
@@ -441,38 +442,52 @@ def main() -> None:
         "table, same seeds and machine: 500 on 10 of 10, 40,588 steps), so the defaults stay:"])  # fmt: skip
     parts += suite_section("mlp_cartpole", [
         "### The MLP baseline on CartPole (`benchmark/mlp_cartpole.sh`)", "",
-        "ppo_mlp_cartpole.py with its defaults (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs it: "
-        "no normalisation, no value clipping) and with `--norm-obs --norm-reward --clip-vloss`, on CartPole-v1 "
+        "ppo_mlp_cartpole.py with its defaults of the time (rl-baselines3-zoo's PPO recipe for CartPole-v1 as SB3 runs "
+        "it: one minibatch, no normalisation, no value clipping; two minibatches are the default since "
+        "`benchmark/mlp_minibatches.sh`, below) and with `--norm-obs --norm-reward --clip-vloss`, on CartPole-v1 "
         "and on CartPoleNoVel-v1 (memoryless, and with the last 4 observations stacked):"])  # fmt: skip
     parts += results_section(
         "peer_reach_mlp.json",
         "Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, ppo_mlp_cartpole.py "
         "beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 steps, 20 epochs, gamma 0.98, lambda "
         "0.8, learning rate and clip range annealed from 1e-3 and 0.2, no normalisation), in one run of "
-        "`benchmark/peer_reach.py --task mlp`; our flags there are what the defaults now are:",
+        "`benchmark/peer_reach.py --task mlp`; our flags there made the defaults of the time (one minibatch):",
         lambda: peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += results_section(
         "peer_reach_mlp_xeon.json",
         "The same comparison on an Intel Xeon, both run again on the same seeds and machine with "
-        "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults):",
+        "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults of the time: one "
+        "minibatch):",
         lambda: peer_table("peer_reach_mlp_xeon.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += tuning_section("tuning_mlp_cartpole_xeon.json", "ppo_mlp_cartpole.py", "CartPole-v1 at 100k steps")
+    parts += results_section(
+        "peer_reach_mlp_epyc_nmb2.json",
+        "ppo_mlp_cartpole.py with two minibatches per epoch (40 gradient steps per update instead of 20; the "
+        "default since this run) beside SB3's PPO with the zoo's recipe on seeds 1-10, on the AMD EPYC, in one "
+        "invocation with two runs at a time; SB3's steps came out as in the AMD EPYC's table above, seed for seed:",
+        lambda: peer_table("peer_reach_mlp_epyc_nmb2.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
+    parts += suite_section("mlp_minibatches", [
+        "ppo_mlp_cartpole.py with two minibatches (the default) on the rows its learning tests rest on, and with one "
+        "(the default before) on CartPole-v1, seeds 1-10, in one run of `bash benchmark/mlp_minibatches.sh` on an AMD "
+        "EPYC, 2 cores, one torch thread per run (CueRecall-v0 at 50k steps, 50 evaluation episodes), beside another "
+        "benchmark on the same cores, so its SPS are not a speed measurement:"])  # fmt: skip
     parts += suite_section("learning_tests", [
         "### The rows the learning tests rest on (`benchmark/learning_tests.sh`)", "",
         "Budgets that only the learning tests use, 10 seeds each (CueRecall-v0 and MaskedCueRecall-v0 "
         "evaluated over 50 episodes, the latter with its action masks and, as a control, without; "
         "MountainCarContinuousNoVel-v0 with `--noise-corr 0.95 --init-logstd 0 --gamma 0.99`; its rows ran with "
         "the entropy coefficient 0, ppo_lstm_continuous.py's default before `benchmark/ent_coef.sh`, whose rows "
-        "its learning tests now rest on; the ppo_lstm rows ran with the observation statistics updated to the end, "
-        "ppo_lstm.py's default before `benchmark/norm_obs_until.sh`, whose rows its learning tests now rest "
-        "on):"])  # fmt: skip
+        "its learning tests now rest on; the ppo_mlp_cartpole rows with one minibatch, its default before "
+        "`benchmark/mlp_minibatches.sh`, whose rows its learning tests now rest on; the ppo_lstm rows ran with the "
+        "observation statistics updated to the end, ppo_lstm.py's default before `benchmark/norm_obs_until.sh`, whose "
+        "rows its learning tests now rest on):"])  # fmt: skip
     parts += suite_section("learning_tests_second_cpu", [
         "Every row a learning test rests on (those above and the ones it names in novel_classic, "
         "mlp_cartpole and continuous), run again on seeds 1-10 on an Intel Xeon, 2 cores, one torch thread "
         "per run (`benchmark/learning_tests_second_cpu.sh`). The recurrent runs follow other trajectories "
         "there than in their rows (the MLP's CueRecall-v0 runs came out the same), and each learning test "
-        "asserts only what holds on all 20 runs of its row. Its ppo_lstm_continuous.py and ppo_lstm.py rows ran "
-        "with the defaults before, as above:"])  # fmt: skip
+        "asserts only what holds on all 20 runs of its row. Its ppo_lstm_continuous.py, ppo_lstm.py and "
+        "ppo_mlp_cartpole.py rows ran with the defaults before, as above:"])  # fmt: skip
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
@@ -510,6 +525,12 @@ def main() -> None:
         "machine:",
         lambda: pendulum_peer_table("peer_reach_pendulum_xeon.json"),
         "PendulumNoVel-v1 on the Intel Xeon, ours beside the peer")
+    parts += results_section(
+        "peer_reach_pendulum_epyc.json",
+        "The same on the AMD EPYC with ppo_lstm_continuous.py's defaults of now (entropy coefficient 0.01), both run "
+        "again in one invocation with two runs at a time:",
+        lambda: pendulum_peer_table("peer_reach_pendulum_epyc.json"),
+        "PendulumNoVel-v1 on the AMD EPYC, ours (defaults of now) beside the peer")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
@@ -520,7 +541,8 @@ def main() -> None:
                   "(984 entries); with `--suite minigrid` as MiniGrid gives it, three integer codes per cell (151 "
                   "entries). An episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
                   "for reaching the matching object, 0 otherwise). ppo_lstm.py's rows ran with the observation "
-                  "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`.", ""]  # fmt: skip
+                  "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`, and the MLP's with "
+                  "one minibatch, its default before `benchmark/mlp_minibatches.sh`.", ""]  # fmt: skip
         for name in minigrid:
             parts += [memory_table(name), ""]
     if os.path.exists(os.path.join(RESULTS, "popgym.json")):
@@ -528,8 +550,9 @@ def main() -> None:
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
                   "discrete parts). The two Pendulum rows of ppo_lstm_continuous.py ran with the entropy coefficient "
-                  "0, its default before `benchmark/ent_coef.sh`, and ppo_lstm.py's rows with the observation "
-                  "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`.", ""]  # fmt: skip
+                  "0, its default before `benchmark/ent_coef.sh`, ppo_lstm.py's rows with the observation "
+                  "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`, and the MLP's "
+                  "with one minibatch, its default before `benchmark/mlp_minibatches.sh`.", ""]  # fmt: skip
     parts += results_section(
         "popgym_xeon.json",
         "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's above, run again on an Intel Xeon "

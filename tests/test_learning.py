@@ -25,7 +25,8 @@ def train(name: str, **kwargs) -> dict:
 def test_lstm_solves_cartpole_without_velocities():
     """Row `ppo_lstm__norm_obs_until_0.5 | CartPoleNoVel-v1 | 10 | 99,840` (norm_obs_until, the defaults now, on an
     Intel Xeon): the last 20 training episodes averaged 475 on 10/10 seeds (the latest at 55,216 steps) and the final
-    evaluation was 500 on 10/10 (the memoryless MLP scores about 50). With the statistics updated to the end, the
+    evaluation was 500 on 10/10 (the memoryless MLP scores about 50); on an AMD EPYC the same defaults did so as well
+    (results/peer_reach_epyc.json: the latest at 61,416 steps, 500 on 10/10). With the statistics updated to the end, the
     default before, the rows in novel_classic (AMD EPYC) and learning_tests_second_cpu held the same on each CPU (the
     latest at 61,640 and 55,208 steps; the evaluation 391.4 and 251.5 at worst)."""
     summary = train("ppo_lstm", env_id="CartPoleNoVel-v1", total_timesteps=100_000)
@@ -54,20 +55,23 @@ def test_lstm_solves_the_masked_memory_task_with_its_masks():
 
 
 def test_mlp_solves_the_fully_observed_cartpole():
-    """Row `ppo_mlp_cartpole | CartPole-v1 | 10 | 99,840` (mlp_cartpole and learning_tests_second_cpu): evaluation
-    500 on 10/10 seeds on each CPU."""
+    """Row `ppo_mlp_cartpole | CartPole-v1 | 10 | 99,840` (mlp_minibatches, two minibatches, the default now, on an
+    AMD EPYC): evaluation 500 on 10/10 seeds. With one minibatch, the default before, the rows in mlp_cartpole and
+    learning_tests_second_cpu held the same on each CPU."""
     assert train("ppo_mlp_cartpole", env_id="CartPole-v1", total_timesteps=100_000)["eval_mean_return"] >= 475
 
 
 def test_mlp_fails_without_velocities():
-    """Row `ppo_mlp_cartpole | CartPoleNoVel-v1 | 10 | 99,840` (mlp_cartpole and learning_tests_second_cpu):
-    evaluation 51.4 and 47.5 at best over 10 seeds."""
+    """Row `ppo_mlp_cartpole | CartPoleNoVel-v1 | 10 | 99,840` (mlp_minibatches, the defaults now, AMD EPYC):
+    evaluation 42.9 at best over 10 seeds; with one minibatch, the default before, the rows in mlp_cartpole and
+    learning_tests_second_cpu: 51.4 and 47.5 at best."""
     assert train("ppo_mlp_cartpole", env_id="CartPoleNoVel-v1", total_timesteps=100_000)["eval_mean_return"] < 100
 
 
 def test_mlp_stays_at_chance_on_the_memory_task():
-    """Row `ppo_mlp_cartpole | CueRecall-v0 | 10 | 49,920` (learning_tests and learning_tests_second_cpu, 50
-    evaluation episodes): 0.2 at best on each CPU."""
+    """Row `ppo_mlp_cartpole | CueRecall-v0 | 10 | 49,920` (mlp_minibatches, the defaults now, AMD EPYC, 50 evaluation
+    episodes): 0.2 at best; with one minibatch, the default before, the rows in learning_tests and
+    learning_tests_second_cpu: 0.2 at best on each CPU."""
     summary = train("ppo_mlp_cartpole", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert summary["eval_mean_return"] < 0.5
 
