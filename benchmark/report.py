@@ -446,26 +446,23 @@ def main() -> None:
         "it: one minibatch, no normalisation, no value clipping; two minibatches are the default since "
         "`benchmark/mlp_minibatches.sh`, below) and with `--norm-obs --norm-reward --clip-vloss`, on CartPole-v1 "
         "and on CartPoleNoVel-v1 (memoryless, and with the last 4 observations stacked):"])  # fmt: skip
-    parts += results_section(
-        "peer_reach_mlp.json",
-        "Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, ppo_mlp_cartpole.py "
-        "beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 steps, 20 epochs, gamma 0.98, lambda "
-        "0.8, learning rate and clip range annealed from 1e-3 and 0.2, no normalisation), in one run of "
-        "`benchmark/peer_reach.py --task mlp`; our flags there made the defaults of the time (one minibatch):",
-        lambda: peer_table("peer_reach_mlp.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
-    parts += results_section(
-        "peer_reach_mlp_xeon.json",
-        "The same comparison on an Intel Xeon, both run again on the same seeds and machine with "
-        "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults of the time: one "
-        "minibatch):",
-        lambda: peer_table("peer_reach_mlp_xeon.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
+    for name, intro in [
+        ("peer_reach_mlp.json",
+         "Steps until the last 20 training episodes on CartPole-v1 first average 475, seed by seed, ppo_mlp_cartpole.py "
+         "beside SB3's PPO with rl-baselines3-zoo's CartPole-v1 recipe (8 envs x 32 steps, 20 epochs, gamma 0.98, "
+         "lambda 0.8, learning rate and clip range annealed from 1e-3 and 0.2, no normalisation), in one run of "
+         "`benchmark/peer_reach.py --task mlp`; our flags there made the defaults of the time (one minibatch):"),
+        ("peer_reach_mlp_xeon.json",
+         "The same comparison on an Intel Xeon, both run again on the same seeds and machine with "
+         "`benchmark/peer_reach.py --task mlp --tag xeon` (ppo_mlp_cartpole.py on its defaults of the time: one "
+         "minibatch):"),
+        ("peer_reach_mlp_epyc_nmb2.json",
+         "ppo_mlp_cartpole.py with two minibatches per epoch (40 gradient steps per update instead of 20; the "
+         "default since this run) beside SB3's PPO with the zoo's recipe on seeds 1-10, on the AMD EPYC, in one "
+         "invocation with two runs at a time; SB3's steps came out as in the AMD EPYC's table above, seed for seed:"),
+    ]:  # fmt: skip
+        parts += results_section(name, intro, lambda name=name: peer_table(name, "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += tuning_section("tuning_mlp_cartpole_xeon.json", "ppo_mlp_cartpole.py", "CartPole-v1 at 100k steps")
-    parts += results_section(
-        "peer_reach_mlp_epyc_nmb2.json",
-        "ppo_mlp_cartpole.py with two minibatches per epoch (40 gradient steps per update instead of 20; the "
-        "default since this run) beside SB3's PPO with the zoo's recipe on seeds 1-10, on the AMD EPYC, in one "
-        "invocation with two runs at a time; SB3's steps came out as in the AMD EPYC's table above, seed for seed:",
-        lambda: peer_table("peer_reach_mlp_epyc_nmb2.json", "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += suite_section("mlp_minibatches", [
         "ppo_mlp_cartpole.py with two minibatches (the default) on the rows its learning tests rest on, and with one "
         "(the default before) on CartPole-v1, seeds 1-10, in one run of `bash benchmark/mlp_minibatches.sh` on an AMD "
