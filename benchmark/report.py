@@ -525,7 +525,8 @@ def main() -> None:
     parts += results_section(
         "peer_reach_pendulum_epyc.json",
         "The same on the AMD EPYC with ppo_lstm_continuous.py's defaults of now (entropy coefficient 0.01), both run "
-        "again in one invocation with two runs at a time:",
+        "again in one invocation with two runs at a time (the peer's evaluations came out as in the first AMD EPYC table, "
+        "seed for seed):",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc.json"),
         "PendulumNoVel-v1 on the AMD EPYC, ours (defaults of now) beside the peer")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
