@@ -460,9 +460,18 @@ def main() -> None:
          "ppo_mlp_cartpole.py with two minibatches per epoch (40 gradient steps per update instead of 20; the "
          "default since this run) beside SB3's PPO with the zoo's recipe on seeds 1-10, on the AMD EPYC, in one "
          "invocation with two runs at a time; SB3's steps came out as in the AMD EPYC's table above, seed for seed:"),
+        ("peer_reach_mlp_epyc_nmb4.json",
+         "The same with four minibatches (`--ours-flags=\"--num-minibatches 4\"`), which led on the tuning seeds "
+         "(the tuning_mlp_minibatches table below); SB3 run again beside it, its steps as before:"),
     ]:  # fmt: skip
         parts += results_section(name, intro, lambda name=name: peer_table(name, "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += tuning_section("tuning_mlp_cartpole_xeon.json", "ppo_mlp_cartpole.py", "CartPole-v1 at 100k steps")
+    parts += suite_section("tuning_mlp_minibatches", [
+        "ppo_mlp_cartpole.py with one, two (the default) and four minibatches per epoch on CartPole-v1, tuning seeds "
+        "11-20, in one run of `python benchmark/run.py --suite tuning_mlp_minibatches --seeds 11 12 13 14 15 16 17 18 "
+        "19 20 --env-ids CartPole-v1 --scripts ppo_mlp_cartpole.py \"ppo_mlp_cartpole.py --num-minibatches 1\" "
+        "\"ppo_mlp_cartpole.py --num-minibatches 4\"` on an AMD EPYC, 2 cores, one torch thread per run, two runs at a "
+        "time:"])  # fmt: skip
     parts += suite_section("mlp_minibatches", [
         "ppo_mlp_cartpole.py with two minibatches (the default) on the rows its learning tests rest on, and with one "
         "(the default before) on CartPole-v1, seeds 1-10, in one run of `bash benchmark/mlp_minibatches.sh` on an AMD "
