@@ -14,7 +14,7 @@ run --scripts ppo_lstm_continuous.py --env-ids PendulumNoVel-v1                 
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py \
   --env-ids CueRecall-v0                                                                      # learning_tests
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py --env-ids MaskedCueRecall-v0
-run --extra="--total-timesteps 100000" \
+run --extra="--total-timesteps 100000 --ent-coef 0" \
   --scripts "ppo_lstm_continuous.py --noise-corr 0.95 --init-logstd 0 --gamma 0.99" --env-ids MountainCarContinuousNoVel-v0
 python benchmark/plot.py --suite "$SUITE"
 python benchmark/report.py

@@ -524,6 +524,10 @@ def main() -> None:
         "test (`--total-timesteps 100000 --noise-corr 0.95 --init-logstd 0 --gamma 0.99`):"])
     parts += suite_section("ent_coef_100k", [
         "The same two on PendulumNoVel-v1 at 100k steps (the budget beside the peer), in the same run:"])
+    parts += suite_section("ent_coef_epyc", [
+        "The same benchmark on an AMD EPYC (`SUITE=ent_coef_epyc bash benchmark/ent_coef.sh`), 2 cores, one torch "
+        "thread per run:"])
+    parts += suite_section("ent_coef_epyc_100k", ["And its runs at 100k steps:"])
     parts += results_section(
         "peer_reach_pendulum_xeon.json",
         "PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO as above (rl_zoo3's settings, gSDE), on an Intel Xeon, with "
