@@ -90,8 +90,7 @@ def sooner_line(ours: dict, peer: dict, ours_label: str, peer_label: str) -> str
     from scipy.stats import mannwhitneyu
 
     steps = both_steps(ours, peer)
-    sooner = sum(a < b for a, b in zip(*steps, strict=True))
-    later = sum(a > b for a, b in zip(*steps, strict=True))
+    sooner, later = first_counts(*steps)
     p = mannwhitneyu(*steps, alternative="two-sided").pvalue
     return (f"{ours_label} got there first on {sooner} of the {len(steps[0])} seeds, {peer_label} on {later}; "
             f"two-sided Mann-Whitney U test of the two sets of steps: p = {p:.2f}.")
@@ -102,6 +101,12 @@ def both_steps(ours: dict, peer: dict) -> tuple[list[float], list[float]]:
     infinitely many."""
     seeds = sorted(set(ours) & set(peer))
     return tuple([rows[seed]["steps_to_threshold"] or float("inf") for seed in seeds] for rows in (ours, peer))
+
+
+def first_counts(ours_steps: list[float], peer_steps: list[float]) -> tuple[int, int]:
+    """On how many seeds ours got to the threshold first, and on how many the peer did (a tie counts for neither)."""
+    return (sum(a < b for a, b in zip(ours_steps, peer_steps, strict=True)),
+            sum(a > b for a, b in zip(ours_steps, peer_steps, strict=True)))  # fmt: skip
 
 
 def peer_evaluated(peer: dict) -> bool:
@@ -320,9 +325,7 @@ def standing_table() -> str:
             rows["peer" if row["script"] in ("sb3-contrib", "sb3") else "ours"][row["seed"]] = row
         seeds = sorted(set(rows["ours"]) & set(rows["peer"]))
         steps = {k: [rows[k][s]["steps_to_threshold"] for s in seeds] for k in rows}
-        ours_steps, peer_steps = both_steps(rows["ours"], rows["peer"])
-        first = {"ours": sum(a < b for a, b in zip(ours_steps, peer_steps, strict=True)),
-                 "peer": sum(a > b for a, b in zip(ours_steps, peer_steps, strict=True))}  # fmt: skip
+        first = dict(zip(("ours", "peer"), first_counts(*both_steps(rows["ours"], rows["peer"])), strict=True))
         mean, at = {}, {}  # a peer stopped at the threshold (--task mlp) was not evaluated: "-"
         for k in rows:
             evals = [rows[k][s].get("eval_mean_return") for s in seeds]
@@ -341,13 +344,13 @@ def standing_speed_table() -> str:
     """Steps per second at matched settings as a ratio to sb3-contrib's, our default (separate critic) LSTM, from the
     speed results of each CPU."""
     lines = ["| script, env | machine | steps per second: ours / sb3-contrib | ratio | results file |", "|---" * 5 + "|"]
+    peer = "sb3-contrib RecurrentPPO"
     for script, env_id, name in [("ppo_lstm.py", "CartPoleNoVel-v1", "speed.json"),
                                  ("ppo_lstm.py", "CartPoleNoVel-v1", "speed_xeon.json"),
                                  ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum.json"),
                                  ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_xeon.json")]:  # fmt: skip
         with open(os.path.join(RESULTS, "speed", name)) as f:
             speed = json.load(f)
-        peer = "sb3-contrib RecurrentPPO"
         lines.append(f"| {script}, {env_id} | {speed['machine']['cpu']} | {speed['sps_mean'][script]:,.0f} / "
                      f"{speed['sps_mean'][peer]:,.0f} | {speed['ratio_vs_sb3'][script]:.2f}x | speed/{name} |")  # fmt: skip
     return "\n".join(lines)
