@@ -200,6 +200,23 @@ def test_standing_table_has_one_line_per_comparison_ours_first(tmp_path, monkeyp
         "| 500.0 / - | 1 / - of 1 | b.json |"]  # fmt: skip
 
 
+def test_eval_blocks_table_counts_the_first_block_every_block_and_the_whole_evaluation(tmp_path, monkeypatch):
+    suite = tmp_path / "s"
+    suite.mkdir()
+    runs = [("B-v1", [-250.0] * 9 + [-2000.0]),
+            ("Z-NoVel-v1", [-150.0] * 10 + [-300.0] * 10),  # first block passes, the whole does not
+            ("Z-NoVel-v1", [-200.0] * 10 + [-100.0] * 10)]  # exactly at the threshold counts  # fmt: skip
+    with open(suite / "runs.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["run", "env_id", "eval_returns"])
+        writer.writerows([f"r{i}", env_id, json.dumps(returns)] for i, (env_id, returns) in enumerate(runs))
+    (suite / "curves.csv").write_text("run,tag,step,value\n")
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    assert report.eval_blocks_table("s", -200).splitlines()[2:] == [
+        "| Z-NoVel-v1 | 2 | 20 | 2/2 | 3/4 | 1/2 | -187.5 | -300 |",
+        "| B-v1 | 1 | 10 | 0/1 | 0/1 | 0/1 | -425.0 | -2000 |"]
+
+
 def test_sooner_line_counts_seed_for_seed_and_tests_the_two_sets_of_steps():
     ours = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([100, 200, 300, 400, None], start=1)}
     peer = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([600, 700, 800, 900, 1000, 1], start=1)}
