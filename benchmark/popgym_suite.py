@@ -1,7 +1,7 @@
 """Memory benchmarks beside the peer, in one run, on the same seeds and budget: POPGym's 14 Easy envs (`--suite
 popgym`) or MiniGrid-MemoryS7-v0 (`--suite minigrid`), with ppo_lstm.py (ppo_lstm_continuous.py on the two Pendulum
-envs), the MLP baseline (ppo_mlp_cartpole.py, discrete actions only) and sb3-contrib's RecurrentPPO with its own
-defaults.
+envs), the MLP baseline (ppo_mlp_cartpole.py, discrete actions only), sb3-contrib's RecurrentPPO with its own
+defaults, and uniformly random actions (what a contender must beat to have learned anything).
 
 python benchmark/popgym_suite.py                      # writes benchmark/results/popgym.json
 python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
@@ -9,9 +9,10 @@ python benchmark/popgym_suite.py --suite minigrid --steps 1000000 --out minigrid
 python benchmark/popgym_suite.py --suite minigrid-onehot   # its view one-hot; writes benchmark/results/minigrid-onehot.json
 
 Each run reports the mean return of its deterministic evaluation at the end (10 episodes) and of its last 20
-training episodes. POPGym scales every env's episode return into [-1, 1]; MiniGrid pays 1 - 0.9 * steps / limit on
-success and 0 otherwise, so its success rate is the share of evaluation episodes with a positive return, and a
-MiniGrid run of ours also records the step at which 90 of its last 100 training episodes were first solved. The peer
+training episodes; random actions, their mean return over 100 episodes. POPGym scales every env's episode return
+into [-1, 1]; MiniGrid pays 1 - 0.9 * steps / limit on success and 0 otherwise, so its success rate is the share of
+evaluation episodes with a positive return, and a MiniGrid run of ours also records the step at which 90 of its last
+100 training episodes were first solved. The peer
 reads the same observations as ours (the vector our FlatObservation makes: a Dict's text left out, one-hots where
 the space is discrete), so that a Tuple env it cannot take as it is (Autoencode) is compared too. A (contender, env,
 seed) already in the results file with the same budget and flags is not run again.
@@ -67,7 +68,7 @@ class Args:
     """training steps of every run"""
     envs: list[str] = field(default_factory=list)
     """only these env ids of the suite (default: all)"""
-    contenders: list[str] = field(default_factory=lambda: ["ppo_lstm", "mlp", "sb3-contrib"])
+    contenders: list[str] = field(default_factory=lambda: ["ppo_lstm", "mlp", "sb3-contrib", "random"])
     """which to run"""
     flags: str = RECIPE
     """flags of ppo_lstm.py (recorded with each row); the MLP and ppo_lstm_continuous.py run on their defaults"""
@@ -140,6 +141,23 @@ def run_peer(env_id: str, seed: int, steps: int) -> dict:
             "steps": model.num_timesteps, "seconds": round(time.time() - start, 1)}  # fmt: skip
 
 
+def run_random(env_id: str, seed: int, episodes: int = 100) -> dict:
+    """Uniformly random actions (the action space's sampler, seeded), over `episodes` episodes of an env seeded as the
+    evaluations are: on an env where a trained contender does no better, nothing was learned at this budget."""
+    start, env = time.time(), gym.make(env_id)
+    env.action_space.seed(seed)
+    returns = []
+    for episode in range(episodes):
+        env.reset(seed=seed + 100_000 if episode == 0 else None)
+        episode_return, ended = 0.0, False
+        while not ended:
+            _, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+            episode_return, ended = episode_return + float(reward), terminated or truncated
+        returns.append(episode_return)
+    return {"eval_mean_return": statistics.mean(returns), "eval_returns": returns, "train_last20": None, "steps": 0,
+            "seconds": round(time.time() - start, 1)}  # fmt: skip
+
+
 def out_path(suite: str, out: str = "") -> str:
     return os.path.join(HERE, "results", out or f"{suite}.json")
 
@@ -174,6 +192,8 @@ def main(args: Args) -> None:
                     continue  # measured already; the MLP baseline takes discrete actions only
                 if contender == "sb3-contrib":
                     measured = run_peer(env_id, seed, args.steps)
+                elif contender == "random":
+                    measured = run_random(env_id, seed)
                 else:
                     script = {"ppo_lstm": "ppo_lstm_continuous.py" if kind == "Box" else "ppo_lstm.py",
                               "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip

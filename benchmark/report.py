@@ -187,12 +187,13 @@ def memory_table(name: str) -> str:
 
 def popgym_table(name: str = "popgym.json", command: str = "") -> str:
     """benchmark/popgym_suite.py's POPGym results: one row per env; per contender the deterministic evaluation (mean +-
-    std over its seeds), the mean of the last 20 training episodes (the policy as sampled) and the seed count; and, on
-    each measure, on how many envs ours is above, level with or below the MLP and sb3-contrib."""
+    std over its seeds), the mean of the last 20 training episodes (the policy as sampled) and the seed count, and the
+    return of random actions; and, on each measure, on how many envs ours is above, level with or below the MLP,
+    sb3-contrib and random actions."""
     with open(os.path.join(RESULTS, name)) as f:
         suite = json.load(f)
     m = suite["machine"]
-    contenders = ["ppo_lstm", "mlp", "sb3-contrib"]
+    contenders = ["ppo_lstm", "mlp", "sb3-contrib", "random"]
     runs = {}  # env -> contender -> rows
     for row in suite["runs"]:
         env_id = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0")
@@ -203,10 +204,11 @@ def popgym_table(name: str = "popgym.json", command: str = "") -> str:
     lines = [machine_line(m) + " "
              f"Command: `{command}`; {suite['steps']:,} steps per run; {ours}, the other contenders on their defaults. "
              "Each cell: the deterministic evaluation over 10 episodes at the end (mean +- std over seeds) / the mean "
-             "of the last 20 training episodes (mean over seeds) (seeds run), in POPGym's [-1, 1] scale:", "",
+             "of the last 20 training episodes (mean over seeds) (seeds run), in POPGym's [-1, 1] scale; random "
+             "actions: the mean return over 100 episodes (mean +- std over seeds):", "",
              "| env | ppo_lstm.py (ppo_lstm_continuous.py on Pendulum) | MLP (ppo_mlp_cartpole.py) "
-             "| sb3-contrib RecurrentPPO |",
-             "|---|---|---|---|"]  # fmt: skip
+             "| sb3-contrib RecurrentPPO | random actions |",
+             "|---|---|---|---|---|"]  # fmt: skip
 
     def measure(rows: list[dict], key: str) -> float | None:
         values = [row[key] for row in rows if row.get(key) is not None]
@@ -216,23 +218,26 @@ def popgym_table(name: str = "popgym.json", command: str = "") -> str:
         if not rows:
             return "-"
         evals, train = [row["eval_mean_return"] for row in rows], measure(rows, "train_last20")
-        train_text = "-" if train is None else f"{train:.2f}"
-        return f"{statistics.mean(evals):.2f} +- {statistics.pstdev(evals):.2f} / {train_text} ({len(rows)})"
+        trained = "" if rows[0]["contender"] == "random" else " / " + ("-" if train is None else f"{train:.2f}")
+        return f"{statistics.mean(evals):.2f} +- {statistics.pstdev(evals):.2f}{trained} ({len(rows)})"
 
     # per measure and rival: envs where ours is above, level with (the same to the 2 decimals shown) and below it,
-    # each side's mean taken over the seeds both ran
+    # each side's mean taken over the seeds both ran; random actions have one measure, their mean return
     keys = {"eval_mean_return": "evaluation", "train_last20": "last-20 training return"}
-    tally = {(key, other): {"above": 0, "level with": 0, "below": 0} for key in keys for other in contenders[1:]}
+    rivals = [c for c in contenders[1:] if any(c in by for by in runs.values())]
+    tally = {(key, other): {"above": 0, "level with": 0, "below": 0} for key in keys for other in rivals}
     for env_id, by in sorted(runs.items()):
         lines.append(f"| {env_id} | " + " | ".join(cell(by.get(c)) for c in contenders) + " |")
         for key, other in tally:
             mine, rival = ({row["seed"]: row for row in by.get(c, [])} for c in ("ppo_lstm", other))
             both = sorted(mine.keys() & rival.keys())
-            ours, theirs = measure([mine[seed] for seed in both], key), measure([rival[seed] for seed in both], key)
+            rival_key = "eval_mean_return" if other == "random" else key
+            ours, theirs = measure([mine[seed] for seed in both], key), measure([rival[seed] for seed in both], rival_key)
             if ours is not None and theirs is not None:
                 ours, theirs = round(ours, 2), round(theirs, 2)
                 tally[(key, other)]["above" if ours > theirs else "below" if ours < theirs else "level with"] += 1
-    lines += [""] + [f"Ours against {'the MLP' if other == 'mlp' else other}, {keys[key]}, on the envs and seeds both ran: "
+    rival_name = {"mlp": "the MLP", "sb3-contrib": "sb3-contrib", "random": "random actions"}
+    lines += [""] + [f"Ours against {rival_name[other]}, {keys[key]}, on the envs and seeds both ran: "
                      + ", ".join(f"{word} on {n}" for word, n in counts.items()) + "."
                      for (key, other), counts in tally.items()]  # fmt: skip
     return "\n".join(lines)

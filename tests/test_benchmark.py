@@ -457,23 +457,75 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
              "train_last20": train} for c, env, seed, ret, train in
             [("ppo_lstm", "RepeatFirstEasy", 1, 0.5, 0.2), ("ppo_lstm", "RepeatFirstEasy", 2, 0.3, None),
              ("mlp", "RepeatFirstEasy", 1, -0.5, 0.3), ("sb3-contrib", "RepeatFirstEasy", 1, 0.501, 0.1),
-             ("ppo_lstm", "AutoencodeEasy", 1, -0.5, -0.6), ("mlp", "AutoencodeEasy", 1, -0.4, -0.7)]]  # fmt: skip
+             ("ppo_lstm", "AutoencodeEasy", 1, -0.5, -0.6), ("mlp", "AutoencodeEasy", 1, -0.4, -0.7),
+             ("random", "AutoencodeEasy", 1, -0.55, None), ("random", "AutoencodeEasy", 2, -0.1, None),
+             ("random", "RepeatFirstEasy", 2, 0.2, None)]]  # fmt: skip
     with open(tmp_path / "popgym.json", "w") as f:
         json.dump({"command": "python benchmark/popgym_suite.py", "machine": machine, "steps": 1000, "flags": "",
                    "runs": runs}, f)  # fmt: skip
     table = report.popgym_table().splitlines()
     assert "`python benchmark/popgym_suite.py --steps 1000`" in table[0] and "ppo_lstm.py on its defaults" in table[0]
-    assert table[4] == "| AutoencodeEasy | -0.50 +- 0.00 / -0.60 (1) | -0.40 +- 0.00 / -0.70 (1) | - |"
-    assert table[5] == "| RepeatFirstEasy | 0.40 +- 0.10 / 0.20 (2) | -0.50 +- 0.00 / 0.30 (1) | 0.50 +- 0.00 / 0.10 (1) |"
+    assert table[4] == ("| AutoencodeEasy | -0.50 +- 0.00 / -0.60 (1) | -0.40 +- 0.00 / -0.70 (1) | - "
+                        "| -0.33 +- 0.23 (2) |")  # fmt: skip
+    assert table[5] == ("| RepeatFirstEasy | 0.40 +- 0.10 / 0.20 (2) | -0.50 +- 0.00 / 0.30 (1) | 0.50 +- 0.00 / 0.10 (1) "
+                        "| 0.20 +- 0.00 (1) |")  # fmt: skip
     # the peer ran seed 1 only: ours is compared on seed 1 (0.5 against 0.501, level to 2 decimals), not on its mean 0.4
-    assert table[-4:] == [
+    # random actions: ours on seed 1 of Autoencode (-0.5, trained -0.6) against random's -0.55 there; on seed 2 of
+    # RepeatFirst (0.3, no training return) against 0.2
+    assert table[-6:] == [
         "Ours against the MLP, evaluation, on the envs and seeds both ran: above on 1, level with on 0, below on 1.",
         "Ours against sb3-contrib, evaluation, on the envs and seeds both ran: above on 0, level with on 1, below on 0.",
+        "Ours against random actions, evaluation, on the envs and seeds both ran: above on 2, level with on 0, below on 0.",
         "Ours against the MLP, last-20 training return, on the envs and seeds both ran: above on 1, level with on 0, "
         "below on 1.",
         "Ours against sb3-contrib, last-20 training return, on the envs and seeds both ran: above on 1, level with on 0, "
         "below on 0.",
+        "Ours against random actions, last-20 training return, on the envs and seeds both ran: above on 0, level with "
+        "on 0, below on 1.",
     ]
+    with open(tmp_path / "popgym.json", "w") as f:  # a file without random actions: no column to compare with
+        json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs[:6]}, f)
+    table = report.popgym_table().splitlines()
+    assert table[4].endswith("| - |") and len([line for line in table if line.startswith("Ours against")]) == 4
+
+
+def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(monkeypatch):
+    """run_random: every action drawn from the action space (seeded by the run's seed), the env reset with seed + 100,000
+    once, the mean over whole episodes, whatever ends them."""
+    import popgym_suite
+
+    class Guess(gym.Env):  # reward 1 when the action equals a number drawn at reset; ends after 3 steps, or on a 2
+        observation_space, action_space = gym.spaces.Discrete(1), gym.spaces.Discrete(4)
+
+        def reset(self, seed=None, options=None):
+            super().reset(seed=seed)
+            self.target, self.t = int(self.np_random.integers(4)), 0
+            resets.append(seed)
+            return 0, {}
+
+        def step(self, action):
+            self.t += 1
+            steps.append((self.target, int(action)))
+            return 0, float(action == self.target), bool(action == 2), self.t == 3, {}
+
+    gym.register("Guess-v0", entry_point=Guess, disable_env_checker=True)
+    resets, steps = [], []
+    measured = popgym_suite.run_random("Guess-v0", 7, episodes=50)
+    assert resets == [100_007] + [None] * 49 and len(measured["eval_returns"]) == 50
+    assert measured["eval_mean_return"] == sum(t == a for t, a in steps) / 50 == sum(measured["eval_returns"]) / 50
+    actions = [a for _, a in steps]
+    assert set(actions) == {0, 1, 2, 3} and measured["train_last20"] is None
+    episodes, length = 0, 0  # each episode ends at its first 2 or after 3 steps: the actions split into 50 of them
+    for action in actions:
+        length += 1
+        if action == 2 or length == 3:
+            episodes, length = episodes + 1, 0
+    assert episodes == 50 and length == 0
+    rng = gym.spaces.Discrete(4)
+    rng.seed(7)
+    assert actions == [int(rng.sample()) for _ in actions]
+    resets.clear(), steps.clear()
+    assert popgym_suite.run_random("Guess-v0", 7, episodes=50)["eval_returns"] == measured["eval_returns"]
 
 
 def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows_written_beside_it(tmp_path, monkeypatch):
@@ -507,6 +559,7 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
 
     monkeypatch.setattr(popgym_suite, "run_ours", lambda script, *a: fake(script)(*a))
     monkeypatch.setattr(popgym_suite, "run_peer", fake("sb3-contrib"))
+    monkeypatch.setattr(popgym_suite, "run_random", fake("random"))
     envs = ["CartPole-v1", "Pendulum-v1", "MultiDiscreteActions-v0"]
     args = popgym_suite.Args(envs=envs, seeds=[1], steps=100, contenders=["ppo_lstm", "mlp"])
     popgym_suite.main(args)
@@ -515,17 +568,17 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
                    ("ppo_mlp_cartpole.py", "MultiDiscreteActions-v0", 1)]  # fmt: skip
     ran.clear()
     popgym_suite.main(popgym_suite.Args(envs=envs, seeds=[1], steps=100))
-    assert ran == [("sb3-contrib", env, 1) for env in envs]
+    assert ran == [(contender, env, 1) for env in envs for contender in ("sb3-contrib", "random")]
     with open(popgym_suite.out_path("popgym")) as f:
         rows = {(r["contender"], r["env_id"]) for r in json.load(f)["runs"]}
-    assert ("other", "CartPole-v1") in rows and len(rows) == 9
+    assert ("other", "CartPole-v1") in rows and len(rows) == 12
     ran.clear()  # new flags for ppo_lstm.py: its discrete-action rows run again, with the flags they ran with recorded
     popgym_suite.main(popgym_suite.Args(envs=envs, seeds=[1], steps=100, flags="--rnn-hidden-size 8"))
     assert ran == [("ppo_lstm.py", "CartPole-v1", 1), ("ppo_lstm.py", "MultiDiscreteActions-v0", 1)]
     with open(popgym_suite.out_path("popgym")) as f:
         flags = {(r["contender"], r["env_id"]): r.get("flags") for r in json.load(f)["runs"]}
     assert flags[("ppo_lstm", "CartPole-v1")] == "--rnn-hidden-size 8" and flags[("ppo_lstm", "Pendulum-v1")] == ""
-    assert flags[("mlp", "CartPole-v1")] == "" and len(flags) == 9
+    assert flags[("mlp", "CartPole-v1")] == "" and len(flags) == 12
 
 
 def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeypatch):
