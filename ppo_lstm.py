@@ -47,6 +47,8 @@ class Args:
     """path of a checkpoint to evaluate only (no training)"""
     eval_episodes: int = 10
     """episodes of the final evaluation (0 skips it)"""
+    eval_sample: bool = False
+    """evaluate the policy as sampled (an action drawn from it, masked as in training) instead of its most likely action"""
 
     # Algorithm specific arguments
     env_id: str = "CartPoleNoVel-v1"
@@ -450,8 +452,8 @@ def has_action_masks(envs: gym.vector.VectorEnv) -> bool:
 
 def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd,
              masked: bool) -> list[float]:  # fmt: skip
-    """Full episodes on a fresh env, deterministic actions, the state carried within and reset between episodes;
-    observations are normalised with the training statistics, frozen."""
+    """Full episodes on a fresh env, the most likely action (or, with --eval-sample, one drawn from the policy), the
+    state carried within and reset between episodes; observations are normalised with the training statistics, frozen."""
     env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
@@ -466,7 +468,7 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
                 mask = torch.as_tensor(action_mask(env, info), device=device).view(1, -1) if masked else None
                 action, _, _, _, state = agent.get_action_and_value(
-                    obs_t.view(1, -1), state, episode_start, deterministic=True, action_mask=mask
+                    obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, action_mask=mask
                 )
             obs, reward, terminated, truncated, info = env.step(action[0].cpu().numpy() + env.action_space.start)
             episode_return += float(reward)
@@ -828,6 +830,7 @@ def main(args: Args) -> dict:
         "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
         "eval_episodes": len(eval_returns),
         "eval_returns": [float(r) for r in eval_returns],
+        "eval_mode": "sample" if args.eval_sample else "mean",
         "checkpoint": checkpoint_path,
         "action_masks": masked,
     }

@@ -69,6 +69,36 @@ def test_no_invalid_action_ever_reaches_the_env_and_the_replay_masks_as_the_roll
 
 
 @pytest.mark.parametrize("env_id", ["Masked-info-v0", "MaskedMulti-method-v0"])
+def test_eval_sample_draws_each_evaluation_action_from_the_masked_policy_and_says_so(env_id, monkeypatch):
+    """--eval-sample: evaluation draws its actions from the policy, masked as in training (the env raises on an
+    invalid one), instead of taking the most likely; summary.json records the mode. Without it, the most likely action
+    and eval_mode "mean"."""
+    module = load("ppo_lstm")
+    trained = run("ppo_lstm", env_id=env_id, save_model=True, **RUN)
+    assert trained["eval_mode"] == "mean"
+    steps = []  # (action, the most likely action, deterministic) of every evaluation step
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, deterministic=False, **kwargs):
+        result = original(self, obs, state, episode_starts, action, deterministic, **kwargs)
+        if action is None and obs.shape[0] == 1:  # evaluation: one env
+            likeliest = original(self, obs, state, episode_starts, deterministic=True, **kwargs)[0]
+            steps.append((result[0], likeliest, deterministic))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    summary = run("ppo_lstm", env_id=env_id, eval_checkpoint=trained["checkpoint"], **{**RUN, "eval_episodes": 10},
+                  eval_sample=True)  # fmt: skip
+    assert summary["eval_mode"] == "sample" and summary["eval_episodes"] == 10 and summary["action_masks"]
+    assert len(steps) == 60 and not any(step[2] for step in steps)
+    differ = sum(not torch.equal(action, likeliest) for action, likeliest, _ in steps)
+    assert 10 < differ < 60  # a near-uniform policy over the valid actions: often not the likeliest, sometimes it
+    steps.clear()
+    assert run("ppo_lstm", env_id=env_id, eval_checkpoint=trained["checkpoint"], **RUN)["eval_mode"] == "mean"
+    assert len(steps) == 18 and all(step[2] and torch.equal(step[0], step[1]) for step in steps)
+
+
+@pytest.mark.parametrize("env_id", ["Masked-info-v0", "MaskedMulti-method-v0"])
 def test_without_masks_the_env_gets_invalid_actions(env_id):
     """--no-action-masks turns the masks off: the same env then receives an invalid action (so the test above is not
     passing by luck)."""
