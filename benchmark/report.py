@@ -628,13 +628,18 @@ def main() -> None:
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table(), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
-                  "discrete parts). The two Pendulum rows of ppo_lstm_continuous.py ran with the entropy coefficient "
-                  "0, its default before `benchmark/ent_coef.sh`, ppo_lstm.py's rows with the observation "
-                  "statistics updated to the end, its default before `benchmark/norm_obs_until.sh`, and the MLP's "
-                  "with one minibatch, its default before `benchmark/mlp_minibatches.sh`.", ""]  # fmt: skip
+                  "discrete parts). Our three scripts' rows ran again with their defaults of now (`--contenders "
+                  "ppo_lstm mlp`, two invocations side by side, seven envs each); the peer's rows and random "
+                  "actions' are those of the first run on this CPU. The peer is deterministic here: run again beside "
+                  "ours on MineSweeperEasy, VelocityOnlyCartpoleEasy and ConcentrationEasy in the same session "
+                  "(`python benchmark/popgym_suite.py --steps 50000 --out popgym_epyc.json --seeds 1 2 3 --envs ENV "
+                  "--contenders sb3-contrib` beside the same with `--contenders ppo_lstm mlp`, then `--contenders "
+                  "random`; results/popgym_epyc.json), its rows came out as in the first run and ours as in this table, "
+                  "seed for seed.", ""]  # fmt: skip
     parts += results_section(
         "popgym_xeon.json",
-        "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's above, run again on an Intel Xeon "
+        "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's in the suite's first run on the AMD EPYC "
+        "(with the defaults then: VelocityOnlyCartpole, Concentration and MineSweeper), run again on an Intel Xeon "
         "with ppo_lstm.py's defaults of now (observation statistics frozen halfway through) under the same recipe, "
         "every contender in the same run on the same seeds and budget (two invocations side by side, one per env, "
         "beside other benchmarks; MineSweeperEasy, the third, did not fit in the session). Both gaps hold here. On "
@@ -645,18 +650,6 @@ def main() -> None:
         lambda: popgym_table("popgym_xeon.json", "python benchmark/popgym_suite.py --steps 50000 --out popgym_xeon.json "
                              "--seeds 1 2 3 --envs popgym:popgym-ConcentrationEasy-v0, and the same with --envs "
                              "popgym:popgym-VelocityOnlyCartpoleEasy-v0 beside it"))
-    parts += results_section(
-        "popgym_epyc.json",
-        "The same three envs on the AMD EPYC with the defaults of now (ppo_lstm.py's observation statistics frozen "
-        "halfway through, the MLP's two minibatches) under the same recipe, the peer run again beside them on the same "
-        "seeds and budget (its rows came out as in the first table, seed for seed), and random actions. On "
-        "MineSweeperEasy ours now evaluates above the peer (-0.11 against -0.24; -0.09 against -0.11 in training), on "
-        "VelocityOnlyCartpoleEasy level with it to two decimals (0.97; the MLP 0.98), and on ConcentrationEasy, which "
-        "no contender learned (every training return at random actions' -0.19 to within 0.03), below it:",
-        lambda: popgym_table("popgym_epyc.json", "python benchmark/popgym_suite.py --steps 50000 --out popgym_epyc.json "
-                             "--seeds 1 2 3 --envs ENV --contenders ppo_lstm mlp, beside it the same with --contenders "
-                             "sb3-contrib, for ENV popgym:popgym-MineSweeperEasy-v0, then VelocityOnlyCartpoleEasy, then "
-                             "ConcentrationEasy; last, --contenders random"))
     parts += results_section("speed/speed.json", "### Speed (`benchmark/speed.sh`)", speed_tables)
     parts += results_section(
         "speed/speed_xeon.json",
