@@ -585,6 +585,14 @@ def main() -> None:
         "of the defaults on more than 5 of the 10 seeds, and no setting has more seeds at -200 or better, over 30 "
         "episodes or over the first 10 (the defaults' evaluation): 4, 4, 2, 4 and 3 of 10 in the order of the command. "
         "The defaults stay:"])
+    parts += suite_section("pendulum_budget_epyc", [
+        "Twice the budget does not close the gap: the defaults at 300k steps (the schedules stretched to it) on the "
+        "same seeds, 30 evaluation episodes each (`python benchmark/run.py --suite pendulum_budget_epyc --seeds 11 12 "
+        "13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --total-timesteps "
+        "300000\" --extra=\"--eval-episodes 30\"`, AMD EPYC, two at a time), evaluate at -200 or better on 4 of 10 "
+        "seeds over their first 10 episodes and 3 of 10 over 30, as at 150k; seeds 16 and 17 gain (-156.3 and -213.5 "
+        "over 30 episodes, against -339.2 and -381.3 at 150k), seeds 11 and 19 fall back (-830.1 and -375.5, against "
+        "-203.5 and -238.0): the script does not settle on a good policy more surely with more steps:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
