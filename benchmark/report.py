@@ -593,6 +593,15 @@ def main() -> None:
         "seeds over their first 10 episodes and 3 of 10 over 30, as at 150k; seeds 16 and 17 gain (-156.3 and -213.5 "
         "over 30 episodes, against -339.2 and -381.3 at 150k), seeds 11 and 19 fall back (-830.1 and -375.5, against "
         "-203.5 and -238.0): the script does not settle on a good policy more surely with more steps:"])
+    parts += suite_section("tuning_pendulum_seqlen_epyc", [
+        "Training sequences of 64 steps instead of each env's whole 128-step rollout, for speed (the update replays "
+        "the LSTM over half as many steps per call), beside the defaults run again, on the same seeds, 30 evaluation "
+        "episodes each (`python benchmark/run.py --suite tuning_pendulum_seqlen_epyc --seeds 11 12 13 14 15 16 17 18 "
+        "19 20 --env-ids PendulumNoVel-v1 --scripts ppo_lstm_continuous.py \"ppo_lstm_continuous.py --seq-len 64\" "
+        "--extra=\"--eval-episodes 30\"`, AMD EPYC, two at a time; the defaults' rows came out as in the runs above, "
+        "seed for seed). `--seq-len 64` is ahead of the defaults on 6 of the 10 seeds and on the mean (-233.3 against "
+        "-246.9), with one seed fewer at -200 or better, and its runs went about 8% faster (the SPS column); not "
+        "enough either way to change the default:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
