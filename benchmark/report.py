@@ -606,6 +606,19 @@ def main() -> None:
         "seed for seed). `--seq-len 64` is ahead of the defaults on 6 of the 10 seeds and on the mean (-233.3 against "
         "-246.9), with one seed fewer at -200 or better, and its runs went about 8% faster (the SPS column); not "
         "enough either way to change the default:"])
+    parts += suite_section("tuning_pendulum_epyc_vf", [
+        "The value loss weighted 1 (SB3's weight) and the discount 0.95, alone and together, on the same seeds, 30 "
+        "evaluation episodes each, at 150k and at 100k (`python benchmark/run.py --suite tuning_pendulum_epyc_vf "
+        "--seeds 11 12 13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py "
+        "--vf-coef 1\" \"ppo_lstm_continuous.py --gamma 0.95\" --extra=\"--eval-episodes 30\"`, then the same with "
+        "the scripts \"ppo_lstm_continuous.py --gamma 0.95 --vf-coef 1\", \"... --gamma 0.95 --total-timesteps "
+        "100000\", \"ppo_lstm_continuous.py --total-timesteps 100000\" and \"... --gamma 0.95 --vf-coef 1 "
+        "--total-timesteps 100000\"; AMD EPYC, two at a time). Against the defaults at 150k (-246.9 over 30 "
+        "episodes, in the suite above): `--vf-coef 1` -217.3 and `--gamma 0.95` -205.9, each ahead on 7 of 10 seeds; "
+        "together -201.5, ahead on 7 of 10, and -200 or better over the first 10 episodes on 6 of 10 against the "
+        "defaults' 4 (5 of 10 over 30 episodes, the table). At 100k, where the peer comparison runs, `--gamma 0.95` "
+        "alone falls behind (-262.3 against the defaults' -228.9, as on the Intel Xeon), and the two together are "
+        "level (-225.6). A candidate default, not yet measured on seeds 1-10 nor beside the peer:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
