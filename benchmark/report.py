@@ -618,7 +618,13 @@ def main() -> None:
         "together -201.5, ahead on 7 of 10, and -200 or better over the first 10 episodes on 6 of 10 against the "
         "defaults' 4 (5 of 10 over 30 episodes, the table). At 100k, where the peer comparison runs, `--gamma 0.95` "
         "alone falls behind (-262.3 against the defaults' -228.9, as on the Intel Xeon), and the two together are "
-        "level (-225.6). A candidate default, not yet measured on seeds 1-10 nor beside the peer:"])
+        "level (-225.6):"])
+    parts += suite_section("pendulum_candidate_epyc", [
+        "The two together on seeds 1-10 at 150k, beside the defaults in the same run (`python benchmark/run.py --suite "
+        "pendulum_candidate_epyc --seeds 1 2 3 4 5 6 7 8 9 10 --env-ids PendulumNoVel-v1 --scripts "
+        "ppo_lstm_continuous.py \"ppo_lstm_continuous.py --gamma 0.95 --vf-coef 1\"`, AMD EPYC, two at a time; the "
+        "defaults' rows came out as in ent_coef_epyc, seed for seed): 5 of 10 at -200 or better each, -213.0 against "
+        "-216.6; the lead on the tuning seeds did not carry over, so the defaults stay:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
