@@ -154,6 +154,7 @@ def run_random(env_id: str, seed: int, episodes: int = 100) -> dict:
             _, reward, terminated, truncated, _ = env.step(env.action_space.sample())
             episode_return, ended = episode_return + float(reward), terminated or truncated
         returns.append(episode_return)
+    env.close()
     return {"eval_mean_return": statistics.mean(returns), "eval_returns": returns, "train_last20": None, "steps": 0,
             "seconds": round(time.time() - start, 1)}  # fmt: skip
 

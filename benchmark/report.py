@@ -402,7 +402,8 @@ def main() -> None:
              "command and the seed-by-seed rows are with each results file's table. The same seed follows another "
              "trajectory on another CPU model, so each machine has its own line.", "", standing_table(), "",
              "Speed at matched settings (`benchmark/speed.py`, the tables at the end):", "", standing_speed_table(), "",
-             "The AMD EPYC speed lines are of a run on a faster machine than the earlier one of the same name, with "
+             "The AMD EPYC speed lines are of a run on a faster machine than the earlier one of the same name (its "
+             "files as of commit f1232e5), with "
              "the code of now: ppo_lstm.py went at 3,852 steps per second against 2,532 there, the peer at 995 against "
              "587, so the ratio moved from 4.32x to 3.87x; on PendulumNoVel-v1, 7.38x then. The ratio is a property of "
              "the CPU as much as of the code.", ""]
