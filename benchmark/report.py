@@ -640,6 +640,22 @@ def main() -> None:
         "ppo_lstm_continuous.py \"ppo_lstm_continuous.py --gamma 0.95 --vf-coef 1\"`, AMD EPYC, two at a time; the "
         "defaults' rows came out as in ent_coef_epyc, seed for seed): 5 of 10 at -200 or better each, -213.0 against "
         "-216.6; the lead on the tuning seeds did not carry over, so the defaults stay:"])
+    parts += suite_section("tuning_pendulum_norm_obs_epyc", [
+        "Without observation normalisation (the observations are a cosine, a sine and the zeroed velocity, all in "
+        "[-1, 1]), tuning seeds 11-20, 30 evaluation episodes each (`python benchmark/run.py --suite "
+        "tuning_pendulum_norm_obs_epyc --seeds 11 12 13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --no-norm-obs\" \"ppo_lstm_continuous.py --no-norm-obs --total-timesteps 100000\" "
+        "--extra=\"--eval-episodes 30\"`, AMD EPYC, two at a time): at 150k -203.3 against the defaults' -246.9 (the "
+        "tuning_pendulum_seqlen_epyc run), ahead on 7 of 10 seeds, every seed between -192 and -220 (the defaults': "
+        "-179 to -381), 5 of 10 at -200 or better over 30 episodes against 4, and 4 over the first 10, as the defaults; "
+        "-223.1 at 100k against -228.9:"])
+    parts += suite_section("pendulum_no_norm_obs_epyc", [
+        "The same two on seeds 1-10 (`python benchmark/run.py --suite pendulum_no_norm_obs_epyc --seeds 1 2 3 4 5 6 7 8 "
+        "9 10 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --no-norm-obs\" \"ppo_lstm_continuous.py "
+        "--no-norm-obs --total-timesteps 100000\"`, AMD EPYC, two at a time, 10 evaluation episodes as the target): at "
+        "150k -221.2 and 3 of 10 at -200 or better, against the defaults' -216.6 and 5 of 10 (pendulum_candidate_epyc), "
+        "ahead on 4; at 100k -220.7 against -221.7 (peer_reach_pendulum_epyc). The tuning seeds' lead did not carry "
+        "over, so observations stay normalised by default:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
