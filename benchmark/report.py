@@ -297,6 +297,42 @@ def eval_blocks_table(suite: str, threshold: float, block: int = 10) -> str:
     return "\n".join(lines)
 
 
+# our defaults' evaluations beside the optimum: (seeds, suite, variant), each run's first 10 episodes (its default evaluation)
+OURS_PENDULUM = [(range(1, 11), "ent_coef_epyc", "ppo_lstm_continuous__ent_coef_0.01"),
+                 (range(11, 21), "tuning_pendulum_seqlen_epyc", "ppo_lstm_continuous")]  # fmt: skip
+
+
+def pendulum_optimal_table(name: str = "pendulum_optimal.json", block: int = 10) -> str:
+    """Per seed, the mean over its evaluation episodes of the best policy, of each discount's optimal policy and of our
+    defaults' policy; per group of seeds, how many reach -200 and the mean."""
+    with open(os.path.join(RESULTS, name)) as f:
+        optimal = json.load(f)
+    columns = {label: {int(seed): statistics.mean(rets) for seed, rets in per_seed.items()}
+               for label, per_seed in optimal["returns"].items()}  # fmt: skip
+    ours = {}
+    for seeds, suite, variant in OURS_PENDULUM:
+        runs, _ = plot.load(os.path.join(RESULTS, suite))
+        ours |= {int(r["seed"]): statistics.mean(json.loads(r["eval_returns"])[:block]) for r in runs
+                 if r["variant"] == variant and r["env_id"] == "PendulumNoVel-v1" and int(r["seed"]) in seeds}  # fmt: skip
+    columns["ppo_lstm_continuous.py, defaults, 150k steps (AMD EPYC)"] = ours
+    g = optimal["grid"]
+    lines = [f"Grid: {g['angles']} angles x {g['speeds']} velocities, {g['torques']} torques ({g['greedy_torques']} for "
+             f"the greedy policy); command: `{optimal['command']}`.", "",
+             "| seeds | " + " | ".join(columns) + " |", "|---" * (len(columns) + 1) + "|"]  # fmt: skip
+    seeds = sorted(columns["best"])
+    for seed in seeds:
+        lines.append(f"| {seed} | " + " | ".join(f"{c[seed]:.1f}" if seed in c else "-" for c in columns.values()) + " |")
+    for low, high in [(1, 10), (11, 20)]:
+        group = [seed for seed in seeds if low <= seed <= high]
+        if not group:
+            continue
+        cells = [f"{sum(c[s] >= -200 for s in group)}/{len(group)} at -200 or better, mean "
+                 f"{statistics.mean(c[s] for s in group):.1f}" if all(s in c for s in group) else "-"
+                 for c in columns.values()]  # fmt: skip
+        lines.append(f"| {low}-{high} | " + " | ".join(cells) + " |")
+    return "\n".join(lines)
+
+
 def suite_section(suite: str, intro: list[str]) -> list[str]:
     """The README lines of one suite: its intro lines, then its table; none if the suite has not run."""
     if not os.path.exists(os.path.join(RESULTS, suite, "runs.csv")):

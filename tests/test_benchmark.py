@@ -1,5 +1,5 @@
 """benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table; the peer table;
-eval_noise at scale 0."""
+eval_noise at scale 0; the Pendulum optimum's dynamics, start states and dynamic programme."""
 
 import csv
 import json
@@ -15,6 +15,7 @@ from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
 import eval_noise  # noqa: E402
+import pendulum_optimal  # noqa: E402
 import plot  # noqa: E402
 import report  # noqa: E402
 import run as bench  # noqa: E402
@@ -677,3 +678,78 @@ def test_peer_rows_from_another_cpu_are_not_reused():
     assert peer_reach.reusable(before, args)
     assert not peer_reach.reusable({**before, "machine": {**machine(), "cpu": "Another CPU"}}, args)
     assert not peer_reach.reusable({**before, "ours_flags": "--ent-coef 0"}, args)
+
+
+def test_pendulum_optimal_dynamics_are_pendulum_v1s():
+    env = gym.make("Pendulum-v1")
+    env.reset(seed=0)
+    rng = np.random.default_rng(0)
+    for _ in range(50):
+        state = np.array([rng.uniform(-6, 6), rng.uniform(-8, 8)])
+        torque = rng.uniform(-2, 2)
+        env.unwrapped.state = state.copy()
+        _, reward, _, _, _ = env.step(np.array([torque], dtype=np.float32))
+        th, thdot, cost = pendulum_optimal.dynamics(state[0], state[1], np.float32(torque))
+        np.testing.assert_allclose([th, thdot, -cost], [*env.unwrapped.state, reward], rtol=1e-6, atol=1e-6)
+
+
+def test_pendulum_optimal_plays_the_start_states_of_the_scripts_evaluation(monkeypatch):
+    from gymnasium.envs.classic_control.pendulum import PendulumEnv
+
+    import ppo_lstm_continuous as script
+
+    seen = []
+    reset = PendulumEnv.reset
+
+    def recording_reset(self, **kwargs):
+        out = reset(self, **kwargs)
+        seen.append(tuple(float(x) for x in self.state))
+        return out
+
+    monkeypatch.setattr(PendulumEnv, "reset", recording_reset)
+    args = script.Args(seed=7, eval_episodes=3)
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make(args.env_id)])
+    agent = script.Agent(envs, args)
+    seen.clear()
+    script.evaluate(agent, args, torch.device("cpu"), "run", script.RunningMeanStd((3,)))
+    played = list(seen)
+    assert len(played) == 3 and len(set(played)) == 3
+    assert played == pendulum_optimal.start_states(7, 3)
+
+
+def test_pendulum_optimal_best_policy_earns_what_its_values_promise_and_beats_a_short_discount():
+    grid = pendulum_optimal.Grid(96, 65)
+    torques, fine = np.linspace(-2, 2, 9), np.linspace(-2, 2, 81)
+    best = pendulum_optimal.best_values(grid, torques)
+    greedy = lambda step, th, thdot: grid(best[step + 1], th, thdot)
+    for start in [(np.pi, 0.0), (2.5, 0.5), (-1.0, -1.0)]:
+        promised = float(grid(best[0], np.array(start[0]), np.array(start[1])))
+        assert pendulum_optimal.play(grid, greedy, start, fine) == pytest.approx(promised, rel=0.03)
+    assert pendulum_optimal.play(grid, greedy, (0.0, 0.0), fine) == pytest.approx(0.0, abs=1e-9)  # upright at rest
+    short = pendulum_optimal.discounted_values(grid, torques, 0.9)
+    myopic = pendulum_optimal.play(grid, lambda step, th, thdot: 0.9 * grid(short, th, thdot), (np.pi, 0.0), fine)
+    assert pendulum_optimal.play(grid, greedy, (np.pi, 0.0), fine) > myopic + 30  # -315 against -390 on this grid
+
+
+def test_pendulum_optimal_table_sets_our_first_ten_episodes_beside_the_optimum_per_seed(tmp_path, monkeypatch):
+    (tmp_path / "optimal.json").write_text(json.dumps({
+        "command": "c", "grid": {"angles": 4, "speeds": 3, "torques": 2, "greedy_torques": 11},
+        "returns": {"best": {"1": [-100.0, -200.0], "2": [-250.0, -250.0]},
+                    "gamma 0.9": {"1": [-300.0, -100.0], "2": [-201.0, -199.0]}},
+    }))  # fmt: skip
+    suite = tmp_path / "s"
+    suite.mkdir()
+    with open(suite / "runs.csv", "w", newline="") as f:
+        writer = csv.writer(f)
+        writer.writerow(["run", "variant", "env_id", "seed", "eval_returns"])
+        writer.writerow(["a", "ours", "PendulumNoVel-v1", 1, json.dumps([-150.0] * 10 + [-900.0] * 20)])  # first 10 count
+        writer.writerow(["b", "ours", "PendulumNoVel-v1", 2, json.dumps([-210.0] * 10)])
+        writer.writerow(["c", "other", "PendulumNoVel-v1", 1, json.dumps([0.0] * 10)])  # another variant: left out
+    (suite / "curves.csv").write_text("run,tag,step,value\n")
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    monkeypatch.setattr(report, "OURS_PENDULUM", [(range(1, 3), "s", "ours")])
+    lines = report.pendulum_optimal_table("optimal.json").splitlines()
+    assert lines[2] == "| seeds | best | gamma 0.9 | ppo_lstm_continuous.py, defaults, 150k steps (AMD EPYC) |"
+    assert lines[4:7] == ["| 1 | -150.0 | -200.0 | -150.0 |", "| 2 | -250.0 | -200.0 | -210.0 |",
+                          "| 1-10 | 1/2 at -200 or better, mean -200.0 | 2/2 at -200 or better, mean -200.0 | "
+                          "1/2 at -200 or better, mean -180.0 |"]  # fmt: skip
