@@ -141,7 +141,7 @@ def main(args: Args) -> dict:
                for name, policy in policies.items()}  # fmt: skip
     cpu = next((line.split(":")[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
     result = {
-        "command": "python benchmark/pendulum_optimal.py " + " ".join(sys.argv[1:]),
+        "command": " ".join(["python benchmark/pendulum_optimal.py", *sys.argv[1:]]),
         "machine": {"cpu": cpu, "python": platform.python_version(), "numpy": np.__version__},
         "grid": {"angles": args.angles, "speeds": args.speeds, "torques": args.torques, "greedy_torques": len(fine)},
         "seconds": round(time.time() - begin, 1),

@@ -749,7 +749,7 @@ def test_pendulum_optimal_table_sets_our_first_ten_episodes_beside_the_optimum_p
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
     monkeypatch.setattr(report, "OURS_PENDULUM", [(range(1, 3), "s", "ours")])
     lines = report.pendulum_optimal_table("optimal.json").splitlines()
-    assert lines[2] == "| seeds | best | gamma 0.9 | ppo_lstm_continuous.py, defaults, 150k steps (AMD EPYC) |"
+    assert lines[2] == "| seed | best | gamma 0.9 | ppo_lstm_continuous.py, defaults, 150k steps (AMD EPYC) |"
     assert lines[4:7] == ["| 1 | -150.0 | -200.0 | -150.0 |", "| 2 | -250.0 | -200.0 | -210.0 |",
                           "| 1-10 | 1/2 at -200 or better, mean -200.0 | 2/2 at -200 or better, mean -200.0 | "
                           "1/2 at -200 or better, mean -180.0 |"]  # fmt: skip
