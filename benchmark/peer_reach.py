@@ -186,11 +186,13 @@ def run_ours(seed: int, task: str = "lstm", flags: str = "", stop_at: int = 100_
 
 def reusable(before: dict, args: Args) -> bool:
     """Whether the rows of a results file can stand beside new ones: the same cap, normalisation and flags, measured
-    on the same CPU model (a seed follows another trajectory on another CPU, and its speed differs)."""
-    task = TASKS[args.task]
+    on the same CPU model (a seed follows another trajectory on another CPU, and its speed differs): the same name
+    and, as two CPUs may share a name, the same family, model, stepping and vector instructions (a file that did not
+    record them is not reused)."""
+    task, now = TASKS[args.task], machine()
     return (before["stop_at"], before.get("vec_normalize"), before.get("ours_flags", ""),
-            before.get("early_stop", task["early_stop"]), before["machine"]["cpu"]) == (
-        args.stop_at, task["vec_normalize"], args.ours_flags, task["early_stop"], machine()["cpu"])  # fmt: skip
+            before.get("early_stop", task["early_stop"]), before["machine"]["cpu"], before["machine"].get("cpu_id")) == (
+        args.stop_at, task["vec_normalize"], args.ours_flags, task["early_stop"], now["cpu"], now["cpu_id"])  # fmt: skip
 
 
 def measure(script: str, seed: int, args: Args) -> dict:

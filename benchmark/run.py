@@ -18,6 +18,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 
 import tyro
+from speed import machine
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CURVE_TAGS = ["charts/episodic_return", "charts/SPS", "eval/mean_return"]
@@ -105,8 +106,11 @@ def read_csv(path: str) -> list[dict]:
 def collect(suite_dir: str) -> None:
     """Write runs.csv and curves.csv from every finished run in the suite's folder, whichever invocation ran it
     (a suite script calls the runner once per table row group; each call rewrites the whole suite's files). The run
-    folders are not committed: a run already in the files whose folder is not here (a fresh clone) keeps its rows."""
-    rows, curves, seen = [], [], set()
+    folders are not committed: a run already in the files whose folder is not here (a fresh clone) keeps its rows.
+    A run found in its folder gets this machine's CPU (the folders stay on the machine that ran them): a seed takes
+    another trajectory on another CPU model, so a suite finished on two machines says which row came from which."""
+    m = machine()
+    rows, curves, seen, cpu = [], [], set(), f"{m['cpu']} ({m['cpu_id']})"
     for path in sorted(glob.glob(os.path.join(suite_dir, "runs", "runs", "*", "summary.json"))):
         env_id, rest = os.path.basename(os.path.dirname(path)).split("__", 1)  # {env_id}__{variant}__{seed}__{time}
         variant, seed, _ = rest.rsplit("__", 2)
@@ -116,7 +120,7 @@ def collect(suite_dir: str) -> None:
         seen.add(label)
         with open(path) as f:
             summary = json.load(f)
-        rows.append({"run": label, "variant": variant, **summary})
+        rows.append({"run": label, "variant": variant, **summary, "cpu": cpu})
         curves += [(label, step, tag, value) for step, tag, value in read_scalars(os.path.dirname(path))]
     kept = [row for row in read_csv(os.path.join(suite_dir, "runs.csv")) if row["run"] not in seen]
     rows = sorted(kept + rows, key=lambda row: row["run"])

@@ -123,11 +123,27 @@ def update_phase_ms(fast: bool, num_steps: int, episode_length: int, repeats: in
     return (time.perf_counter() - begin) / repeats * 1000
 
 
+def cpu_identity(cpuinfo: str) -> tuple[str, str]:
+    """The model name of the first CPU in a /proc/cpuinfo text, and what tells apart two CPUs of one name (a cloud
+    machine may report only "AMD EPYC"): family, model, stepping and the widest vector instructions, which decide
+    the kernels torch runs and so each seed's trajectory."""
+    fields = {}
+    for line in cpuinfo.splitlines():
+        key, _, value = line.partition(":")
+        fields.setdefault(key.strip(), value.strip())
+    flags = fields.get("flags", "").split()
+    vector = next((v for v in ("avx512f", "avx2", "avx") if v in flags), "no avx").replace("avx512f", "avx512")
+    family = f"family {fields.get('cpu family', '?')} model {fields.get('model', '?')} stepping {fields.get('stepping', '?')}"
+    return fields.get("model name", "?"), f"{family}, {vector}"
+
+
 def machine() -> dict:
     import torch
 
-    cpu = next((line.split(":")[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
-    return {"cpu": cpu, "cores": os.cpu_count(), "torch": torch.__version__, "python": platform.python_version(), "threads": 1}
+    with open("/proc/cpuinfo") as f:
+        cpu, cpu_id = cpu_identity(f.read())
+    return {"cpu": cpu, "cpu_id": cpu_id, "cores": os.cpu_count(), "torch": torch.__version__,
+            "python": platform.python_version(), "threads": 1}  # fmt: skip
 
 
 def main(args: Args) -> None:

@@ -19,6 +19,7 @@ import pendulum_optimal  # noqa: E402
 import plot  # noqa: E402
 import report  # noqa: E402
 import run as bench  # noqa: E402
+import speed  # noqa: E402
 
 TINY = "--total-timesteps 128 --num-envs 4 --num-steps 16 --update-epochs 1 --eval-episodes 2"
 
@@ -70,6 +71,8 @@ def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
         rows = list(csv.DictReader(f))
     assert len(rows) == 1 and rows[0]["variant"] == "ppo_mlp_cartpole" and rows[0]["global_step"] == "128"
     assert rows[0]["eval_episodes"] == "2"
+    m = speed.machine()
+    assert rows[0]["cpu"] == f"{m['cpu']} ({m['cpu_id']})" and "family" in m["cpu_id"]
     with open(tmp_path / "tiny" / "curves.csv") as f:
         tags = {row["tag"] for row in csv.DictReader(f)}
     assert {"charts/episodic_return", "charts/SPS"} <= tags
@@ -677,6 +680,10 @@ def test_peer_rows_from_another_cpu_are_not_reused():
               "machine": machine()}  # fmt: skip
     assert peer_reach.reusable(before, args)
     assert not peer_reach.reusable({**before, "machine": {**machine(), "cpu": "Another CPU"}}, args)
+    # the same name on another model (a cloud "AMD EPYC" of another generation), or a file that did not record it
+    assert not peer_reach.reusable({**before, "machine": {**machine(), "cpu_id": "family 25 model 17 stepping 1, avx512"}},
+                                   args)  # fmt: skip
+    assert not peer_reach.reusable({**before, "machine": {k: v for k, v in machine().items() if k != "cpu_id"}}, args)
     assert not peer_reach.reusable({**before, "ours_flags": "--ent-coef 0"}, args)
 
 
@@ -753,3 +760,22 @@ def test_pendulum_optimal_table_sets_our_first_ten_episodes_beside_the_optimum_p
     assert lines[4:7] == ["| 1 | -150.0 | -200.0 | -150.0 |", "| 2 | -250.0 | -200.0 | -210.0 |",
                           "| 1-10 | 1/2 at -200 or better, mean -200.0 | 2/2 at -200 or better, mean -200.0 | "
                           "1/2 at -200 or better, mean -180.0 |"]  # fmt: skip
+
+
+def test_cpu_identity_tells_apart_two_cpus_of_one_name():
+    """A cloud machine may name its CPU only "AMD EPYC": the family, model, stepping and the widest vector
+    instructions (which pick torch's kernels, so each seed's trajectory) tell two generations apart."""
+    def cpuinfo(model: int, flags: str) -> str:
+        core = f"processor\t: {{}}\nvendor_id\t: AuthenticAMD\ncpu family\t: 25\nmodel\t\t: {model}\n" \
+               f"model name\t: AMD EPYC\nstepping\t: 1\nflags\t\t: fpu sse2 {flags} bmi2\n\n"
+        return core.format(0) + core.format(1)
+
+    assert speed.cpu_identity(cpuinfo(1, "avx avx2 fma")) == ("AMD EPYC", "family 25 model 1 stepping 1, avx2")
+    assert speed.cpu_identity(cpuinfo(17, "avx avx2 avx512f avx512vl")) == (
+        "AMD EPYC", "family 25 model 17 stepping 1, avx512")  # fmt: skip
+    assert speed.cpu_identity("model name\t: Old CPU\nflags\t\t: fpu sse2\n") == (
+        "Old CPU", "family ? model ? stepping ?, no avx")  # fmt: skip
+    m = {"cpu": "AMD EPYC", "cores": 2, "torch": "2.13.0+cpu", "python": "3.11.7"}
+    assert report.machine_line(m).startswith("Machine: AMD EPYC, 2 cores")  # a file that did not record it
+    assert report.machine_line({**m, "cpu_id": "family 25 model 1 stepping 1, avx2"}).startswith(
+        "Machine: AMD EPYC (family 25 model 1 stepping 1, avx2), 2 cores")  # fmt: skip
