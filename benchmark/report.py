@@ -698,6 +698,28 @@ def main() -> None:
         "150k -221.2 and 3 of 10 at -200 or better, against the defaults' -216.6 and 5 of 10 (pendulum_candidate_epyc), "
         "ahead on 4; at 100k -220.7 against -221.7 (peer_reach_pendulum_epyc). The tuning seeds' lead did not carry "
         "over, so observations stay normalised by default:"])
+    parts += suite_section("tuning_pendulum_gamma_epyc", [
+        "The discounts 0.95 and 0.98, which the table of optimal returns below says a policy needs to reach -200 on "
+        "every seed, with GAE's lambda 0.9 or the default 0.95, on tuning seeds, 30 evaluation episodes each (`python "
+        "benchmark/run.py --suite tuning_pendulum_gamma_epyc --seeds 11 12 13 14 15 16 17 18 19 20 --env-ids "
+        "PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --gamma 0.95 --gae-lambda 0.9\" \"ppo_lstm_continuous.py "
+        "--gamma 0.98\" \"ppo_lstm_continuous.py --gamma 0.98 --gae-lambda 0.9\" --extra=\"--eval-episodes 30\"`, on "
+        "the AMD EPYC of the suites above, the rows with no cpu; two at a time): over 30 episodes -209.2 with 6 of 10 "
+        "seeds at -200 or better, -230.7 with none and -220.1 with 3, against the defaults' -246.9 with 4 "
+        "(tuning_pendulum_seqlen_epyc). The first then ran beside the defaults on tuning seeds 21-30 (the same command "
+        "with `--seeds 21 22 23 24 25 26 27 28 29 30 --scripts ppo_lstm_continuous.py \"ppo_lstm_continuous.py --gamma "
+        "0.95 --gae-lambda 0.9\"`), on another CPU of the same name (family 25 model 1, AVX2 only, a third of the speed: "
+        "the cpu and SPS columns), and there the defaults lead: -198.7 over 30 episodes and 8 of 10 at -200 or better "
+        "over the first 10, against -231.2 and 4 of 10. The discount stays 0.9. The defaults' rows on seeds 11-20 ran "
+        "on that CPU too, after the others, and show how far a seed's trajectory moves with the CPU: their first 10 "
+        "episodes average -222.5 against -226.3 on the CPU of tuning_pendulum_seqlen_epyc, but seed by seed they differ "
+        "by up to 139 (seed 16: -191.0 here, -330.2 there):"])
+    parts += suite_section("pendulum_defaults_epyc_avx2", [
+        "The defaults on seeds 1-10 on that second AMD EPYC (family 25 model 1, AVX2 only), the target's measurement on "
+        "a third CPU model (`python benchmark/run.py --suite pendulum_defaults_epyc_avx2 --seeds 1 2 3 4 5 6 7 8 9 10 "
+        "--env-ids PendulumNoVel-v1 --scripts ppo_lstm_continuous.py`, two at a time): -217.5 and 4 of 10 at -200 or better "
+        "(seeds 7 and 8 at -202.9 and -200.4), against -216.6 and 5 of 10 on the first AMD EPYC (pendulum_candidate_epyc) "
+        "and -212.7 and 6 of 10 on the Intel Xeon (ent_coef): short of 8 of 10 on each CPU:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
