@@ -369,10 +369,12 @@ def results_section(name: str, intro: str, table, picture: str = "") -> list[str
 # (task, results file)
 STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
             ("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_xeon.json"),
+            ("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_avx2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_nmb2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py with one minibatch, its default before", "peer_reach_mlp_xeon.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_xeon.json")]  # fmt: skip
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_xeon.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_avx2.json")]  # fmt: skip
 
 
 def standing_table() -> str:
@@ -442,7 +444,11 @@ def main() -> None:
              "with the settings of rl-baselines3-zoo's published agent and its own defaults, seeds 1-10, 100k steps, "
              "in one invocation of `benchmark/peer_reach.py` on one machine (2 cores, one torch thread per run); the "
              "command and the seed-by-seed rows are with each results file's table. The same seed follows another "
-             "trajectory on another CPU model, so each machine has its own line.", "", standing_table(), "",
+             "trajectory on another CPU model, so each machine has its own line. A CPU's name alone may not tell two "
+             "models apart: cloud machines of at least two kinds here report only \"AMD EPYC\" (seed for seed, the "
+             "defaults' rows on seeds 11-20 in tuning_pendulum_gamma_epyc differ from those in tuning_pendulum_seqlen_epyc "
+             "by up to 139), so the results files written since 2026-11-25 also record its family, model, stepping and "
+             "widest vector instructions, and the tables print them.", "", standing_table(), "",
              "Speed at matched settings (`benchmark/speed.py`, the tables at the end):", "", standing_speed_table(), "",
              "The AMD EPYC speed lines are of a run on a faster machine than the earlier one of the same name (its "
              "files as of commit f1232e5), with "
@@ -479,6 +485,12 @@ def main() -> None:
         "steps and evaluations came out as in the first table seed for seed, and so did ours up to the step where the "
         "statistics freeze (seed 9, the one seed that had not reached 475 by 50k steps, differs):",
         lambda: peer_table("peer_reach_epyc.json"), "CartPoleNoVel-v1 on the AMD EPYC, ours (defaults of now) beside the peer")
+    parts += results_section(
+        "peer_reach_epyc_avx2.json",
+        "The same comparison on a third CPU model, an AMD EPYC of another generation (family 25 model 1, AVX2 only, "
+        "about a third of the first AMD EPYC's speed), both on the defaults of now in one invocation with two runs at "
+        "a time (`python benchmark/peer_reach.py --task lstm --tag epyc_avx2 --workers 2`):",
+        lambda: peer_table("peer_reach_epyc_avx2.json"), "CartPoleNoVel-v1 on the AMD EPYC (AVX2), ours beside the peer")
     parts += results_section(
         "peer_reach_xeon_tuning.json",
         "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "
@@ -764,6 +776,12 @@ def main() -> None:
         "seed for seed):",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc.json"),
         "PendulumNoVel-v1 on the AMD EPYC, ours (defaults of now) beside the peer")
+    parts += results_section(
+        "peer_reach_pendulum_epyc_avx2.json",
+        "The same on the third CPU model, the AMD EPYC with AVX2 only (`python benchmark/peer_reach.py --task pendulum "
+        "--tag epyc_avx2 --workers 2`):",
+        lambda: pendulum_peer_table("peer_reach_pendulum_epyc_avx2.json"),
+        "PendulumNoVel-v1 on the AMD EPYC (AVX2), ours beside the peer")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
