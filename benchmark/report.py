@@ -372,6 +372,7 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
             ("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_avx2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_nmb2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py with one minibatch, its default before", "peer_reach_mlp_xeon.json"),
+            ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_avx2.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_xeon.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_avx2.json")]  # fmt: skip
@@ -571,6 +572,9 @@ def main() -> None:
         ("peer_reach_mlp_epyc_nmb4.json",
          "The same with four minibatches (`--ours-flags=\"--num-minibatches 4\"`), which led on the tuning seeds "
          "(the tuning_mlp_minibatches table below); SB3 run again beside it, its steps as before:"),
+        ("peer_reach_mlp_epyc_avx2.json",
+         "ppo_mlp_cartpole.py on its defaults beside SB3's PPO with the zoo's recipe on the third CPU model, the AMD "
+         "EPYC with AVX2 only (`python benchmark/peer_reach.py --task mlp --tag epyc_avx2 --workers 2`):"),
     ]:  # fmt: skip
         parts += results_section(name, intro, lambda name=name: peer_table(name, "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += tuning_section("tuning_mlp_cartpole_xeon.json", "ppo_mlp_cartpole.py", "CartPole-v1 at 100k steps")
