@@ -394,6 +394,8 @@ def standing_table() -> str:
         for row in peer["runs"]:
             rows["peer" if row["script"] in ("sb3-contrib", "sb3") else "ours"][row["seed"]] = row
         seeds = sorted(set(rows["ours"]) & set(rows["peer"]))
+        if not seeds:  # a comparison still running, none of its seeds run by both yet
+            continue
         steps = {k: [rows[k][s]["steps_to_threshold"] for s in seeds] for k in rows}
         first = dict(zip(("ours", "peer"), first_counts(*both_steps(rows["ours"], rows["peer"])), strict=True))
         mean, at = {}, {}  # a peer stopped at the threshold (--task mlp) was not evaluated: "-"
