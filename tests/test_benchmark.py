@@ -193,10 +193,13 @@ def test_standing_table_has_one_line_per_comparison_ours_first(tmp_path, monkeyp
     mlp = {"command": "c", "machine": {**machine, "cpu": "Intel Xeon"}, "peer": "SB3 PPO", "threshold": 475.0, "runs": [
         {"script": "sb3", "seed": 1, "steps_to_threshold": 5_000},  # stopped at the threshold: no evaluation
         {"script": "ppo_mlp_cartpole.py", "seed": 1, "steps_to_threshold": 6_000, "eval_mean_return": 500.0}]}  # fmt: skip
+    running = {**mlp, "runs": mlp["runs"][:1]}  # a comparison still running: only the peer's first seed is in
     (tmp_path / "a.json").write_text(json.dumps(lstm))
     (tmp_path / "b.json").write_text(json.dumps(mlp))
+    (tmp_path / "c.json").write_text(json.dumps(running))
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
-    monkeypatch.setattr(report, "STANDING", [("T1", "a.json"), ("T2", "missing.json"), ("T3", "b.json")])
+    monkeypatch.setattr(report, "STANDING", [("T1", "a.json"), ("T2", "missing.json"), ("T3", "b.json"),
+                                             ("T4", "c.json")])  # fmt: skip
     assert report.standing_table().splitlines()[2:] == [
         "| T1 (threshold 475) | AMD EPYC | sb3-contrib RecurrentPPO | 30,000 (4/4 reached) / 20,000 (3/4 reached) "
         "| 2 / 1 of 4 | 443.8 / 398.7 | 3 / 2 of 4 | a.json |",
