@@ -576,7 +576,9 @@ def main() -> None:
          "(the tuning_mlp_minibatches table below); SB3 run again beside it, its steps as before:"),
         ("peer_reach_mlp_epyc_avx2.json",
          "ppo_mlp_cartpole.py on its defaults beside SB3's PPO with the zoo's recipe on the third CPU model, the AMD "
-         "EPYC with AVX2 only (`python benchmark/peer_reach.py --task mlp --tag epyc_avx2 --workers 2`):"),
+         "EPYC with AVX2 only (`python benchmark/peer_reach.py --task mlp --tag epyc_avx2 --workers 2`): every row, "
+         "ours and SB3's, came out as on the first AMD EPYC (peer_reach_mlp_epyc_nmb2.json), seed for seed, where "
+         "the recurrent scripts' runs did not (the CartPoleNoVel-v1 table on this CPU above):"),
     ]:  # fmt: skip
         parts += results_section(name, intro, lambda name=name: peer_table(name, "ppo_mlp_cartpole.py", "sb3", "SB3 PPO"))
     parts += tuning_section("tuning_mlp_cartpole_xeon.json", "ppo_mlp_cartpole.py", "CartPole-v1 at 100k steps")
