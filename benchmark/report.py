@@ -374,8 +374,7 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py with one minibatch, its default before", "peer_reach_mlp_xeon.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_avx2.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_xeon.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_avx2.json")]  # fmt: skip
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_xeon.json")]  # fmt: skip
 
 
 def standing_table() -> str:
@@ -784,12 +783,6 @@ def main() -> None:
         "seed for seed):",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc.json"),
         "PendulumNoVel-v1 on the AMD EPYC, ours (defaults of now) beside the peer")
-    parts += results_section(
-        "peer_reach_pendulum_epyc_avx2.json",
-        "The same on the third CPU model, the AMD EPYC with AVX2 only (`python benchmark/peer_reach.py --task pendulum "
-        "--tag epyc_avx2 --workers 2`):",
-        lambda: pendulum_peer_table("peer_reach_pendulum_epyc_avx2.json"),
-        "PendulumNoVel-v1 on the AMD EPYC (AVX2), ours beside the peer")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
