@@ -419,7 +419,11 @@ def standing_speed_table() -> str:
     for script, env_id, name in [("ppo_lstm.py", "CartPoleNoVel-v1", "speed.json"),
                                  ("ppo_lstm.py", "CartPoleNoVel-v1", "speed_xeon.json"),
                                  ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum.json"),
-                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_xeon.json")]:  # fmt: skip
+                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_xeon.json"),
+                                 ("ppo_lstm.py", "CartPoleNoVel-v1", "speed_epyc_avx2.json"),
+                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_epyc_avx2.json")]:  # fmt: skip
+        if not os.path.exists(os.path.join(RESULTS, "speed", name)):
+            continue
         with open(os.path.join(RESULTS, "speed", name)) as f:
             speed = json.load(f)
         lines.append(f"| {script}, {env_id} | {cpu_text(speed['machine'])} | {speed['sps_mean'][script]:,.0f} / "
@@ -863,6 +867,15 @@ def main() -> None:
         "measured 722 steps per second for sb3-contrib and 4,788 for ours, 6.63x: from one session to the next the peer "
         "moved by 8%, so the ratio moves with it:",
         lambda: speed_tables("speed_pendulum_xeon.json"))
+    for name, what in [("speed_epyc_avx2.json", "CartPoleNoVel-v1"), ("speed_pendulum_epyc_avx2.json", "PendulumNoVel-v1")]:
+        parts += results_section(
+            f"speed/{name}",
+            f"{what} on a third CPU model, an AMD EPYC of another generation (family 25 model 1, AVX2 only), both "
+            f"contenders on one machine in one invocation (`python benchmark/speed.py "
+            f"{'--task pendulum ' if 'pendulum' in name else ''}--tag epyc_avx2`). This machine's speed moved during "
+            f"the session: a contender's two seeds differ by up to 40% (the columns per seed), so its ratios are less "
+            f"sure than the other CPUs':",
+            lambda name=name: speed_tables(name))
     parts += results_section(
         "speed/speed_atari.json",
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "

@@ -70,6 +70,8 @@ class Args:
     """`cartpole`: ppo_lstm.py on CartPoleNoVel-v1 (speed.json); `pendulum`: ppo_lstm_continuous.py on
     PendulumNoVel-v1 with its defaults matched (8 envs, 128 steps, 4 minibatches, 10 epochs; speed_pendulum.json);
     `atari`: ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py on Breakout (speed_atari.json)"""
+    tag: str = ""
+    """added to the results file's name (`--tag xeon`: results/speed/speed_xeon.json), one file per machine"""
 
 
 def measure(code: str, threads: int | None = 1) -> float:
@@ -137,6 +139,11 @@ def cpu_identity(cpuinfo: str) -> tuple[str, str]:
     return fields.get("model name", "?"), f"{family}, {vector}"
 
 
+def out_path(args: Args) -> str:
+    name = "speed" + ("" if args.task == "cartpole" else f"_{args.task}") + (f"_{args.tag}" if args.tag else "")
+    return os.path.join(ROOT, "benchmark", "results", "speed", f"{name}.json")
+
+
 def machine() -> dict:
     import torch
 
@@ -189,9 +196,8 @@ def main(args: Args) -> None:
         fast, slow = (update_phase_ms(f, 128, episode_length, args.update_repeats) for f in (True, False))
         result["update_phase_ms"].append({"num_steps": 128, "mean_episode_length": episode_length, "fast_ms": round(fast, 1),
                                           "per_step_ms": round(slow, 1), "speedup": round(slow / fast, 2)})  # fmt: skip
-    out_dir = os.path.join(ROOT, "benchmark", "results", "speed")
-    os.makedirs(out_dir, exist_ok=True)
-    with open(os.path.join(out_dir, "speed.json" if args.task == "cartpole" else f"speed_{args.task}.json"), "w") as f:
+    os.makedirs(os.path.dirname(out_path(args)), exist_ok=True)
+    with open(out_path(args), "w") as f:
         json.dump(result, f, indent=2)
     print(json.dumps({k: v for k, v in result.items() if k.startswith("ratio") or k == "update_phase_ms"}, indent=2))
 

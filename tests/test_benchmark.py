@@ -765,6 +765,12 @@ def test_pendulum_optimal_table_sets_our_first_ten_episodes_beside_the_optimum_p
                           "1/2 at -200 or better, mean -180.0 |"]  # fmt: skip
 
 
+def test_speed_results_file_is_named_by_task_and_machine_tag():
+    assert speed.out_path(speed.Args()).endswith("results/speed/speed.json")
+    assert speed.out_path(speed.Args(task="pendulum", tag="xeon")).endswith("results/speed/speed_pendulum_xeon.json")
+    assert speed.out_path(speed.Args(tag="epyc_avx2")).endswith("results/speed/speed_epyc_avx2.json")
+
+
 def test_cpu_identity_tells_apart_two_cpus_of_one_name():
     """A cloud machine may name its CPU only "AMD EPYC": the family, model, stepping and the widest vector
     instructions (which pick torch's kernels, so each seed's trajectory) tell two generations apart."""
