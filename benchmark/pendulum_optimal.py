@@ -21,6 +21,7 @@ from dataclasses import dataclass, field
 import gymnasium as gym
 import numpy as np
 import tyro
+from speed import cpu_identity
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 G, DT, MAX_SPEED, MAX_TORQUE, HORIZON = 10.0, 0.05, 8.0, 2.0, 200  # Pendulum-v1's constants and time limit
@@ -139,10 +140,11 @@ def main(args: Args) -> dict:
     starts = {seed: start_states(seed, args.episodes) for seed in args.seeds}
     returns = {name: {seed: [play(grid, policy, s, fine) for s in starts[seed]] for seed in args.seeds}
                for name, policy in policies.items()}  # fmt: skip
-    cpu = next((line.split(":")[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name")), "?")
+    with open("/proc/cpuinfo") as f:
+        cpu, cpu_id = cpu_identity(f.read())
     result = {
         "command": " ".join(["python benchmark/pendulum_optimal.py", *sys.argv[1:]]),
-        "machine": {"cpu": cpu, "python": platform.python_version(), "numpy": np.__version__},
+        "machine": {"cpu": cpu, "cpu_id": cpu_id, "python": platform.python_version(), "numpy": np.__version__},
         "grid": {"angles": args.angles, "speeds": args.speeds, "torques": args.torques, "greedy_torques": len(fine)},
         "seconds": round(time.time() - begin, 1),
         "start_states": {str(seed): starts[seed] for seed in args.seeds},

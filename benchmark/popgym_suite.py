@@ -200,10 +200,10 @@ def main(args: Args) -> None:
                               "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip
                     measured = run_ours(script, env_id, seed, args.steps, flags_of(contender, env_id, args))
                 # the machine of each row: a suite too long for one sitting may be finished on another
+                m = machine()
                 rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed,
-                                                   "flags": flags_of(contender, env_id, args), "cpu": machine()["cpu"],
-                                                   "cpu_id": machine()["cpu_id"],
-                                                   **measured}  # fmt: skip
+                                                   "flags": flags_of(contender, env_id, args), "cpu": m["cpu"],
+                                                   "cpu_id": m["cpu_id"], **measured}  # fmt: skip
                 write(args, rows)  # what was measured is kept if the run stops here
                 print(contender, env_id, seed, measured["eval_mean_return"], measured["train_last20"], flush=True)
     write(args, rows)
