@@ -66,6 +66,8 @@ class Args:
     """toggle learning rate annealing"""
     gamma: float = 0.9
     """the discount factor gamma"""
+    final_gamma: float | None = None
+    """anneal the discount linearly from --gamma to this at --total-timesteps (off by default)"""
     gae_lambda: float = 0.95
     """the lambda for the general advantage estimation"""
     num_minibatches: int = 4
@@ -632,6 +634,7 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
+            gamma = args.gamma if args.final_gamma is None else args.final_gamma + frac * (args.gamma - args.final_gamma)
             if args.final_logstd is not None:  # constant through the update, so the replay sees the rollout's std
                 with torch.no_grad():
                     agent.actor_logstd.fill_(args.final_logstd + frac * (args.init_logstd - args.final_logstd))
@@ -661,7 +664,7 @@ def main(args: Args) -> dict:
                     reward = np.maximum(reward, args.reward_floor)
                 ended = terminated | truncated
                 if args.norm_reward:
-                    discounted_return = discounted_return * args.gamma + reward
+                    discounted_return = discounted_return * gamma + reward
                     return_rms.update(discounted_return)
                     discounted_return[ended] = 0.0  # the next episode's return starts from nothing
                 scale = np.sqrt(return_rms.var + 1e-8) if args.norm_reward else 1.0
@@ -689,7 +692,7 @@ def main(args: Args) -> dict:
             with torch.no_grad():
                 next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
             advantages, returns = compute_gae(
-                rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
+                rewards, values, terminations, truncations, final_values, next_value, gamma, args.gae_lambda
             )
 
             # Sequences: (T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N, sequence k * N + n = env n's k-th piece
@@ -764,6 +767,7 @@ def main(args: Args) -> dict:
             sps = int((global_step - start_step) / (time.time() - start_time))
             writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
             writer.add_scalar("charts/clip_coef", clip_coef, global_step)
+            writer.add_scalar("charts/gamma", gamma, global_step)
             writer.add_scalar("charts/logstd", agent.actor_logstd.mean().item(), global_step)
             writer.add_scalar("charts/SPS", sps, global_step)
             writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
