@@ -66,8 +66,9 @@ class Args:
     """toggle learning rate annealing"""
     gamma: float = 0.9
     """the discount factor gamma"""
-    final_gamma: float | None = None
-    """anneal the discount linearly from --gamma to this at --total-timesteps (off by default)"""
+    final_gamma: float | None = 0.98
+    """the discount rises linearly in the global step from --gamma to this at --total-timesteps (a --gamma at or above
+    it stays as given; None: --gamma throughout)"""
     gae_lambda: float = 0.95
     """the lambda for the general advantage estimation"""
     num_minibatches: int = 4
@@ -634,7 +635,8 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
-            gamma = args.gamma if args.final_gamma is None else args.final_gamma + frac * (args.gamma - args.final_gamma)
+            rising = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowers the discount given
+            gamma = args.final_gamma + frac * (args.gamma - args.final_gamma) if rising else args.gamma
             if args.final_logstd is not None:  # constant through the update, so the replay sees the rollout's std
                 with torch.no_grad():
                     agent.actor_logstd.fill_(args.final_logstd + frac * (args.init_logstd - args.final_logstd))

@@ -192,7 +192,7 @@ gym.register("ConstantCostPendulum-v1", entry_point=ConstantCostPendulum)
 def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale_by_global_step(monkeypatch):
     """--final-gamma: each update's advantages and the return that reward scaling tracks are discounted by a gamma
     linear in the global step from --gamma to --final-gamma at --total-timesteps; a resumed run continues the schedule.
-    Without the flag every update uses --gamma."""
+    With --final-gamma None, or a --gamma at or above it (0.99 against the default 0.98), every update uses --gamma."""
     module = load("ppo_lstm_continuous")
     used, tracked = [], []  # the discount of each compute_gae call; the discounted returns reward scaling saw
     original_gae, original_update = module.compute_gae, module.RunningMeanStd.update
@@ -208,7 +208,7 @@ def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale
 
     monkeypatch.setattr(module, "compute_gae", spy_gae)
     monkeypatch.setattr(module.RunningMeanStd, "update", spy_update)
-    flags = dict(env_id="ConstantCostPendulum-v1", gamma=0.9, final_gamma=0.98)
+    flags = dict(env_id="ConstantCostPendulum-v1")  # the defaults: from 0.9 to 0.98
     run("ppo_lstm_continuous", total_timesteps=256, **flags)
     expected = [0.9, 0.92, 0.94, 0.96]  # update k starts at global step 64 * (k - 1) of 256
     np.testing.assert_allclose(used, expected, rtol=1e-9)
@@ -224,8 +224,11 @@ def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale
     run("ppo_lstm_continuous", resume=half["checkpoint"], total_timesteps=256, **flags)
     np.testing.assert_allclose(used, expected[2:], rtol=1e-9)
     used.clear()
-    run("ppo_lstm_continuous", total_timesteps=256, gamma=0.9)
+    run("ppo_lstm_continuous", total_timesteps=256, gamma=0.9, final_gamma=None)
     assert used == [0.9] * 4
+    used.clear()
+    run("ppo_lstm_continuous", total_timesteps=256, gamma=0.99)
+    assert used == [0.99] * 4
 
 
 def test_eval_sample_evaluates_the_policy_as_sampled_and_says_so(monkeypatch):
