@@ -175,14 +175,11 @@ def test_final_logstd_holds_the_noise_on_a_schedule_by_global_step(monkeypatch):
     assert len(set(learned)) == 4 and all(abs(v + 1.0) > 1e-4 for v in learned)
 
 
-class ConstantCostPendulum(gym.Wrapper):
-    """Pendulum-v1 in episodes of 10 steps that each cost exactly 1: its discounted return follows x = gamma * x - 1."""
-
-    def __init__(self, render_mode=None):
-        super().__init__(gym.make("Pendulum-v1", max_episode_steps=10, render_mode=render_mode))
+class ConstantCostPendulum(RecordedPendulum):
+    """The same episodes of 10 steps, each step costing exactly 1: the discounted return follows x = gamma * x - 1."""
 
     def step(self, action):
-        obs, _, terminated, truncated, info = self.env.step(action)
+        obs, _, terminated, truncated, info = super().step(action)
         return obs, -1.0, terminated, truncated, info
 
 
