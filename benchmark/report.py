@@ -801,6 +801,14 @@ def main() -> None:
         "--final-gamma 0.98\" \"ppo_lstm_continuous.py --total-timesteps 100000 --final-gamma None\"`, two at a time; "
         "the peer's gSDE runs take over 9 minutes each on this CPU and were not run beside them): -216.9 with 5 of 10 "
         "at -200 or better against -241.8 with 4 of 10, ahead on 8 of the 10 seeds:"])
+    parts += suite_section("tuning_pendulum_epochs_epyc_avx2", [
+        "Half the epochs per update with the defaults of now (`--update-epochs 5`, a test of whether the late-run churn "
+        "that a clip fraction of 0.3-0.4 at clip 0.1 shows costs the final policy) on the same tuning seeds, 30 "
+        "evaluation episodes each (`python benchmark/run.py --suite tuning_pendulum_epochs_epyc_avx2 --seeds 11 21 12 "
+        "22 13 23 14 24 15 25 16 26 17 27 18 28 19 29 20 30 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --update-epochs 5\" --extra=\"--eval-episodes 30\"`, two at a time): -232.7 on "
+        "seeds 11-20 and -208.7 on seeds 21-30 against the defaults' -202.3 and -192.6 "
+        "(tuning_pendulum_final_gamma_epyc_avx2), ahead on 3 and 4 of 10; the epochs stay at 10:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
