@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 import gymnasium as gym
 import numpy as np
 import tyro
-from speed import cpu_identity
+from speed import this_cpu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 G, DT, MAX_SPEED, MAX_TORQUE, HORIZON = 10.0, 0.05, 8.0, 2.0, 200  # Pendulum-v1's constants and time limit
@@ -140,8 +140,7 @@ def main(args: Args) -> dict:
     starts = {seed: start_states(seed, args.episodes) for seed in args.seeds}
     returns = {name: {seed: [play(grid, policy, s, fine) for s in starts[seed]] for seed in args.seeds}
                for name, policy in policies.items()}  # fmt: skip
-    with open("/proc/cpuinfo") as f:
-        cpu, cpu_id = cpu_identity(f.read())
+    cpu, cpu_id = this_cpu()
     result = {
         "command": " ".join(["python benchmark/pendulum_optimal.py", *sys.argv[1:]]),
         "machine": {"cpu": cpu, "cpu_id": cpu_id, "python": platform.python_version(), "numpy": np.__version__},

@@ -139,6 +139,12 @@ def cpu_identity(cpuinfo: str) -> tuple[str, str]:
     return fields.get("model name", "?"), f"{family}, {vector}"
 
 
+def this_cpu() -> tuple[str, str]:
+    """cpu_identity() of the machine this runs on."""
+    with open("/proc/cpuinfo") as f:
+        return cpu_identity(f.read())
+
+
 def out_path(args: Args) -> str:
     name = "speed" + ("" if args.task == "cartpole" else f"_{args.task}") + (f"_{args.tag}" if args.tag else "")
     return os.path.join(ROOT, "benchmark", "results", "speed", f"{name}.json")
@@ -147,8 +153,7 @@ def out_path(args: Args) -> str:
 def machine() -> dict:
     import torch
 
-    with open("/proc/cpuinfo") as f:
-        cpu, cpu_id = cpu_identity(f.read())
+    cpu, cpu_id = this_cpu()
     return {"cpu": cpu, "cpu_id": cpu_id, "cores": os.cpu_count(), "torch": torch.__version__,
             "python": platform.python_version(), "threads": 1}  # fmt: skip
 
