@@ -809,6 +809,22 @@ def main() -> None:
         "\"ppo_lstm_continuous.py --update-epochs 5\" --extra=\"--eval-episodes 30\"`, two at a time): -232.7 on "
         "seeds 11-20 and -208.7 on seeds 21-30 against the defaults' -202.3 and -192.6 "
         "(tuning_pendulum_final_gamma_epyc_avx2), ahead on 3 and 4 of 10; the epochs stay at 10:"])
+    parts += suite_section("tuning_pendulum_churn_epyc_avx2", [
+        "Two ways to damp that churn with the defaults of now, on the same CPU and tuning seeds 11-20, 30 evaluation "
+        "episodes each, one run at a time beside other benchmarks: the clip range annealed to 0 over training and a KL "
+        "target of 0.02 (`python benchmark/run.py --suite tuning_pendulum_churn_epyc_avx2 --seeds 11 12 13 14 15 16 17 "
+        "18 19 20 --workers 1 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --anneal-clip\" "
+        "\"ppo_lstm_continuous.py --target-kl 0.02\" --extra=\"--eval-episodes 30\"`, stopped after six seeds of the "
+        "first, then the same with the second script alone). `--anneal-clip` trailed the defaults' -203.0 on those six "
+        "seeds with -221.2 (ahead on 2); `--target-kl 0.02` scored -220.9 against -202.3 (ahead on 4 of 10), seed 14 "
+        "collapsing to -482.9 (-191.8 over the other nine, against the defaults' -198.4). Neither is adopted:"])
+    parts += suite_section("tuning_pendulum_more_opt_epyc_avx2", [
+        "More optimisation per update, the other side of `--update-epochs 5`, on the same seeds and in the same way "
+        "(`python benchmark/run.py --suite tuning_pendulum_more_opt_epyc_avx2 --seeds 11 12 13 14 15 16 17 18 19 20 "
+        "--workers 1 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --update-epochs 15\" "
+        "\"ppo_lstm_continuous.py --learning-rate 3e-3\" --extra=\"--eval-episodes 30\"`): 15 epochs -242.0 (ahead of "
+        "the defaults on 3 of 10), the learning rate 3e-3 -237.9 (ahead on 2), against the defaults' -202.3. With 5 "
+        "epochs behind too, the defaults (10 epochs at 2e-3) sit between too little optimisation and too much:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
