@@ -825,6 +825,14 @@ def main() -> None:
         "\"ppo_lstm_continuous.py --learning-rate 3e-3\" --extra=\"--eval-episodes 30\"`): 15 epochs -242.0 (ahead of "
         "the defaults on 3 of 10), the learning rate 3e-3 -237.9 (ahead on 2), against the defaults' -202.3. With 5 "
         "epochs behind too, the defaults (10 epochs at 2e-3) sit between too little optimisation and too much:"])
+    parts += suite_section("tuning_pendulum_vloss_epyc_avx2", [
+        "The value loss unclipped, since the clip range of 0.1 also bounds how far the critic moves per update while "
+        "the rising discount lifts its targets, and the discount rising further, to 0.99, on the same seeds and in the "
+        "same way (`python benchmark/run.py --suite tuning_pendulum_vloss_epyc_avx2 --seeds 11 12 13 14 15 16 17 18 19 "
+        "20 --workers 1 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --no-clip-vloss\" "
+        "\"ppo_lstm_continuous.py --final-gamma 0.99\" --extra=\"--eval-episodes 30\"`, stopped after five seeds of "
+        "the second): `--no-clip-vloss` -203.7 against the defaults' -202.3, ahead on 5 of 10, a draw; "
+        "`--final-gamma 0.99` -237.6 against -205.4 on its five seeds, ahead on 1:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
