@@ -842,11 +842,11 @@ def main() -> None:
         "tuning_pendulum_width_epyc_avx2 --seeds 11 12 13 14 15 16 17 18 19 20 --workers 1 --env-ids PendulumNoVel-v1 "
         "--scripts \"ppo_lstm_continuous.py --rnn-hidden-size 128\" \"ppo_lstm_continuous.py --num-envs 16 --num-steps "
         "64\" --extra=\"--eval-episodes 30\"`, stopped after four seeds of the second, and beside it the same with "
-        "`--seeds 21 22 23 24 25 26 27 28 29 30` and the first script alone, stopped after four seeds). "
-        "`--rnn-hidden-size 128` led on seeds 11-20 (-196.8 against the defaults' -202.3, ahead on 7 of 10) and fell "
-        "behind on seeds 21-24 (-300.1 against -207.5, seeds 22 and 23 at -325.2 and -459.2), at less than half the steps "
-        "per second; `--num-envs 16 --num-steps 64` trailed on its four seeds (-243.9 against -210.4). Neither is "
-        "adopted:"])
+        "`--seeds 21 22 23 24 25 26 27 28 29 30` and the first script alone, stopped after four seeds and finished "
+        "later with `--seeds 25 26 27 28 29 30 --workers 2`). `--rnn-hidden-size 128` led on seeds 11-20 (-196.8 "
+        "against the defaults' -202.3, ahead on 7 of 10) and fell behind on seeds 21-30 (-231.8 against -192.6, ahead "
+        "on 4 of 10; seeds 22 and 23 at -325.2 and -459.2), at less than half the steps per second; `--num-envs 16 "
+        "--num-steps 64` trailed on its four seeds (-243.9 against -210.4). Neither is adopted:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
