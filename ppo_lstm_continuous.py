@@ -545,6 +545,7 @@ def main(args: Args) -> dict:
     batch_size = args.num_envs * args.num_steps
     # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
+    rising_gamma = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowers the discount given
     run_name, run_dir = make_run_dir(args)
 
     # Seeding
@@ -635,8 +636,7 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
-            rising = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowers the discount given
-            gamma = args.final_gamma + frac * (args.gamma - args.final_gamma) if rising else args.gamma
+            gamma = args.final_gamma + frac * (args.gamma - args.final_gamma) if rising_gamma else args.gamma
             if args.final_logstd is not None:  # constant through the update, so the replay sees the rollout's std
                 with torch.no_grad():
                     agent.actor_logstd.fill_(args.final_logstd + frac * (args.init_logstd - args.final_logstd))
