@@ -80,11 +80,14 @@ def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
     """Row `ppo_lstm_continuous__final_gamma_0.98 | PendulumNoVel-v1 | 10 | 149,504` (pendulum_final_gamma_epyc_avx2,
     the defaults now, on an AMD EPYC of family 25 model 1): the last 20 training episodes averaged -200 on 10/10 seeds
     (the latest at 124,800 steps; all 20 runs on tuning seeds 11-30 in tuning_pendulum_final_gamma_epyc_avx2 too);
-    evaluation -285.5 at worst (-201.9 on average; a policy that never swings up scores about -1200). With the
-    discount constant at 0.9, the default before, the row `ppo_lstm_continuous__ent_coef_0.01` (ent_coef on an Intel
-    Xeon, ent_coef_epyc on an AMD EPYC) held the same on each CPU: 10/10 (the latest at 120,000 steps), -321.6 at
-    worst; with the entropy coefficient 0 of before that, the rows in continuous (AMD EPYC) and
-    learning_tests_second_cpu held the same too (-600.6 and -348.4 at worst)."""
+    evaluation -285.5 at worst (-201.9 on average; a policy that never swings up scores about -1200). On a 16-core
+    Intel Xeon of family 6 model 207, the same defaults as row `ppo_lstm_continuous` (pendulum_defaults_xeon16, seeds
+    1-10, and tuning_pendulum_defaults_xeon16, seeds 11-20): 20/20 too, the latest at 145,600 steps, and -306.6 at
+    worst over the first 10 evaluation episodes (the test's evaluation). With the discount constant at 0.9, the default
+    before, the row `ppo_lstm_continuous__ent_coef_0.01` (ent_coef on an Intel Xeon, ent_coef_epyc on an AMD EPYC) held
+    the same on each CPU: 10/10 (the latest at 120,000 steps), -321.6 at worst; with the entropy coefficient 0 of
+    before that, the rows in continuous (AMD EPYC) and learning_tests_second_cpu held the same too (-600.6 and -348.4
+    at worst)."""
     summary = train("ppo_lstm_continuous", env_id="PendulumNoVel-v1", total_timesteps=150_000)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), -200) is not None
     assert summary["eval_mean_return"] >= -650
