@@ -460,8 +460,9 @@ def main() -> None:
     parts = ["### Where our defaults stand against the peers", "",
              "Each line is a peer comparison of the tables below: our script on its defaults (of now, unless the line "
              "says) beside the peer with the settings of rl-baselines3-zoo's published agent and its own defaults, "
-             "seeds 1-10, 100k steps, in one invocation of `benchmark/peer_reach.py` on one machine (2 cores, one "
-             "torch thread per run); the command and the seed-by-seed rows are with each results file's table. The "
+             "seeds 1-10 (unless the line says), 100k steps, in one invocation of `benchmark/peer_reach.py` on one "
+             "machine (2 cores unless the line says, one torch thread per run); the command and the seed-by-seed rows "
+             "are with each results file's table. The "
              "same seed follows another "
              "trajectory on another CPU model, so each machine has its own line. A CPU's name alone may not tell two "
              "models apart: cloud machines of at least two kinds here report only \"AMD EPYC\" (seed for seed, the "
@@ -863,6 +864,16 @@ def main() -> None:
         "against the defaults' -202.3, ahead on 7 of 10) and fell behind on seeds 21-30 (-231.8 against -192.6, ahead "
         "on 4 of 10; seeds 22 and 23 at -325.2 and -459.2), at less than half the steps per second; `--num-envs 16 "
         "--num-steps 64` trailed on its four seeds (-243.9 against -210.4). Neither is adopted:"])
+    parts += suite_section("tuning_pendulum_lambda_epyc_avx2", [
+        "A longer horizon for the advantages, on the guess that an extra swing is a decision whose cost comes 30 to 60 "
+        "steps later, past the 14 or so steps that GAE with lambda 0.95 and the discount 0.98 weighs: `--gae-lambda "
+        "0.98` and `--gae-lambda 0.99` on the same CPU and tuning seeds 11-20, 30 evaluation episodes each (`python "
+        "benchmark/run.py --suite tuning_pendulum_lambda_epyc_avx2 --seeds 11 12 13 14 15 16 17 18 19 20 --workers 2 "
+        "--env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --gae-lambda 0.98\" \"ppo_lstm_continuous.py "
+        "--gae-lambda 0.99\" --extra=\"--eval-episodes 30\"`, nothing else running). Both draw with the defaults' -202.3 "
+        "(tuning_pendulum_final_gamma_epyc_avx2): 0.98 at -202.7, ahead on 6 of 10, and 0.99 at -200.7, ahead on 4 of "
+        "10; over the first 10 episodes, -211.2 and -206.1 with 5 and 6 of 10 at -200 or better, against -218.8 and 5. "
+        "Neither leads enough to try on seeds 21-30, and lambda stays at 0.95:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
