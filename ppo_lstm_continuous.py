@@ -427,6 +427,30 @@ def compute_gae(rewards, values, terminations, truncations, final_values, next_v
     return advantages, advantages + values
 
 
+def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef: float, args: Args) -> tuple:
+    """One minibatch's PPO objective, to minimise, from 1-D tensors of its samples: the clipped surrogate of the
+    advantages (normalised over the minibatch with --norm-adv), the value loss (with --clip-vloss the worse of the
+    new value and the new value kept within clip_coef of the rollout's `values`) and the entropy bonus.
+    Returns (loss, pg_loss, v_loss, entropy_loss)."""
+    if args.norm_adv:
+        advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
+    pg_loss1 = -advantages * ratio
+    pg_loss2 = -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
+    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
+
+    if args.clip_vloss:
+        v_loss_unclipped = (newvalue - returns) ** 2
+        v_clipped = values + torch.clamp(newvalue - values, -clip_coef, clip_coef)
+        v_loss_max = torch.max(v_loss_unclipped, (v_clipped - returns) ** 2)
+        v_loss = 0.5 * v_loss_max.mean()
+    else:
+        v_loss = 0.5 * ((newvalue - returns) ** 2).mean()
+
+    entropy_loss = entropy.mean()
+    loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+    return loss, pg_loss, v_loss, entropy_loss
+
+
 def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
     """Full episodes on a fresh env, the mean action (or, with --eval-sample, a sample drawn as in training), the
     state carried within and reset between episodes; observations are normalised with the training statistics, frozen."""
@@ -729,26 +753,10 @@ def main(args: Args) -> dict:
                         if first_ratio_error is None:  # the replay must reproduce the rollout: ratio 1 here
                             first_ratio_error = (ratio - 1.0).abs().max().item()
 
-                    mb_advantages = take(b_advantages, mb)
-                    if args.norm_adv:
-                        mb_advantages = (mb_advantages - mb_advantages.mean()) / (mb_advantages.std() + 1e-8)
-                    pg_loss1 = -mb_advantages * ratio
-                    pg_loss2 = -mb_advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
-                    pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-
-                    newvalue = newvalue.view(-1)
-                    mb_returns = take(b_returns, mb)
-                    mb_values = take(b_values, mb)
-                    if args.clip_vloss:
-                        v_loss_unclipped = (newvalue - mb_returns) ** 2
-                        v_clipped = mb_values + torch.clamp(newvalue - mb_values, -clip_coef, clip_coef)
-                        v_loss_max = torch.max(v_loss_unclipped, (v_clipped - mb_returns) ** 2)
-                        v_loss = 0.5 * v_loss_max.mean()
-                    else:
-                        v_loss = 0.5 * ((newvalue - mb_returns) ** 2).mean()
-
-                    entropy_loss = entropy.mean()
-                    loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
+                    loss, pg_loss, v_loss, entropy_loss = ppo_loss(
+                        ratio, take(b_advantages, mb), newvalue.view(-1), take(b_values, mb), take(b_returns, mb), entropy,
+                        clip_coef, args,
+                    )
                     if not torch.isfinite(loss):
                         stop_non_finite("loss")
 

@@ -14,8 +14,9 @@ sys.path.insert(0, ROOT)
 DISCRETE_SCRIPTS = ["ppo_mlp_cartpole", "ppo_lstm"]
 LSTM_SCRIPTS = ["ppo_lstm", "ppo_lstm_continuous"]
 VECTOR_SCRIPTS = [*DISCRETE_SCRIPTS, "ppo_lstm_continuous"]
-# small, fast settings: 2 updates of 4 envs x 16 steps
+# small, fast settings: 2 updates of 4 envs x 16 steps; for ppo_gru_atari.py 2 updates of 2 envs x 16 frames
 TINY = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, eval_episodes=0)
+TINY_ATARI = dict(num_envs=2, num_steps=16, total_timesteps=64, update_epochs=2, num_minibatches=2, eval_episodes=0)
 
 
 def stats_to_the_end(name: str) -> dict:
@@ -37,7 +38,7 @@ def load(name: str):
 
 def run(name: str, **kwargs) -> dict:
     module = load(name)
-    return module.main(module.Args(**{**TINY, **kwargs}))
+    return module.main(module.Args(**{**(TINY_ATARI if name == "ppo_gru_atari" else TINY), **kwargs}))
 
 
 def run_dirs() -> list[str]:

@@ -10,9 +10,9 @@ import numpy as np
 import pytest
 import torch
 from conftest import load, run_dirs, scalars
+from conftest import run as run_script
 
 BACKENDS = ["envpool", "gymnasium"]
-TINY_ATARI = dict(num_envs=2, num_steps=16, total_timesteps=64, update_epochs=2, num_minibatches=2, eval_episodes=0)
 
 
 def atari():
@@ -20,8 +20,7 @@ def atari():
 
 
 def run(**kwargs) -> dict:
-    module = atari()
-    return module.main(module.Args(**{**TINY_ATARI, **kwargs}))
+    return run_script("ppo_gru_atari", **kwargs)
 
 
 @pytest.mark.parametrize("backend", BACKENDS)

@@ -9,6 +9,8 @@ import pytest
 import torch
 from conftest import LSTM_SCRIPTS, VECTOR_SCRIPTS, env_of, load, run, run_dirs, scalars, stats_to_the_end
 
+ALL_SCRIPTS = [*VECTOR_SCRIPTS, "ppo_gru_atari"]
+
 gym.register("ShortCartPole-v1", entry_point="gymnasium.envs.classic_control:CartPoleEnv", max_episode_steps=6)
 gym.register("ShortPendulum-v1", entry_point="gymnasium.envs.classic_control:PendulumEnv", max_episode_steps=6)
 gym.register("Pendulum12-v1", entry_point="gymnasium.envs.classic_control:PendulumEnv", max_episode_steps=12)
@@ -478,3 +480,78 @@ def test_deterministic_action_is_the_most_probable_one(name):
         chosen = agent.get_action_and_value(obs, *recurrent, deterministic=True)[0]
         logprobs = torch.stack([agent.get_action_and_value(obs, *recurrent, torch.full((64,), a))[1] for a in (0, 1)])
     assert (chosen == logprobs.argmax(0)).all() and 5 < chosen.sum() < 59  # both actions are chosen somewhere
+
+
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+@pytest.mark.parametrize("norm_adv", [False, True])
+def test_ppo_loss_is_the_clipped_objective_worked_by_hand(name, norm_adv):
+    """Five samples, clip range 0.2, each in another case of the clipped surrogate and of the clipped value loss.
+    Per sample, surrogate max(-A r, -A clip(r)) and value loss max((v - R)^2, (v_old + clip(v - v_old) - R)^2):
+      r 0.5, A +1: -0.5 (not -0.8)      v 0.6 from 0.1, R 1.0: max(0.16, 0.49) = 0.49 (the clipped value, 0.3)
+      r 1.0, A -1:  1.0                  v -0.5 from 0.1, R 1.0: max(2.25, 1.21) = 2.25 (the clipped value, -0.1)
+      r 1.5, A +1: -1.2 (not -1.5)      v 0.2 from 0.1, R 0.0: max(0.04, 0.04) = 0.04 (within the range)
+      r 1.1, A -1:  1.1                  v 1.0 from 0.1, R 0.0: max(1.0, 0.09) = 1.0 (the clipped value, 0.3)
+      r 0.5, A -1:  0.8 (not 0.5)       v 0.1 from 0.1, R 0.4: max(0.09, 0.09) = 0.09
+    so the surrogate averages 0.24 and the value loss is 0.5 * 3.87 / 5 = 0.387 (without --clip-vloss 0.5 * 3.54 / 5
+    = 0.354); with entropies 1..5 (mean 3), ent_coef 0.01 and vf_coef 0.5 the loss is 0.24 - 0.03 + 0.1935. With
+    --norm-adv the advantages, mean -0.2 and standard deviation sqrt(1.2), are first normalised over the minibatch."""
+    module = load(name)
+    ratio = torch.tensor([0.5, 1.0, 1.5, 1.1, 0.5])
+    advantages = torch.tensor([1.0, -1.0, 1.0, -1.0, -1.0])
+    newvalue = torch.tensor([0.6, -0.5, 0.2, 1.0, 0.1])
+    values = torch.full((5,), 0.1)
+    returns = torch.tensor([1.0, 1.0, 0.0, 0.0, 0.4])
+    entropy = torch.tensor([1.0, 2.0, 3.0, 4.0, 5.0])
+    args = module.Args(norm_adv=norm_adv, clip_vloss=True, ent_coef=0.01, vf_coef=0.5)
+    loss, pg_loss, v_loss, entropy_loss = module.ppo_loss(ratio, advantages, newvalue, values, returns, entropy, 0.2, args)
+    if norm_adv:  # the same objective of the advantages normalised by hand
+        normalised = (advantages + 0.2) / np.sqrt(1.2)
+        unnormalised_args = module.Args(norm_adv=False, clip_vloss=True, ent_coef=0.01, vf_coef=0.5)
+        expected = module.ppo_loss(ratio, normalised, newvalue, values, returns, entropy, 0.2, unnormalised_args)[1]
+        assert pg_loss.item() == pytest.approx(expected.item(), abs=1e-6)
+        assert pg_loss.item() != pytest.approx(0.24, abs=1e-3)  # normalising changed it
+        return
+    assert pg_loss.item() == pytest.approx(0.24, abs=1e-6)
+    assert v_loss.item() == pytest.approx(0.387, abs=1e-6)
+    assert entropy_loss.item() == pytest.approx(3.0)
+    assert loss.item() == pytest.approx(0.24 - 0.03 + 0.5 * 0.387, abs=1e-6)
+    args.clip_vloss = False
+    assert module.ppo_loss(ratio, advantages, newvalue, values, returns, entropy, 0.2, args)[2].item() == pytest.approx(
+        0.354, abs=1e-6
+    )
+
+
+def spy_on_optimizer_steps(monkeypatch) -> list[float]:
+    """The total norm of the gradients that each Adam step is given, one entry per step."""
+    norms, original = [], torch.optim.Adam.step
+
+    def step(self, *args, **kwargs):
+        grads = [p.grad for group in self.param_groups for p in group["params"] if p.grad is not None]
+        norms.append(torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in grads])).item())
+        return original(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.optim.Adam, "step", step)
+    return norms
+
+
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_every_step_gets_the_gradients_clipped_to_max_grad_norm(name, monkeypatch):
+    """The gradients of these tiny runs are far above 1e-4 in norm: each of the 8 steps (2 updates x 2 epochs x 2
+    minibatches) gets them scaled to exactly --max-grad-norm."""
+    norms = spy_on_optimizer_steps(monkeypatch)
+    run(name, num_minibatches=2, max_grad_norm=1e-4)
+    assert len(norms) == 8
+    assert all(abs(norm / 1e-4 - 1) < 1e-3 for norm in norms)
+
+
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_target_kl_ends_the_update_after_the_epoch_that_passes_it(name, monkeypatch):
+    """With --target-kl an update stops after the first epoch whose last minibatch's approximate KL is above it. That
+    minibatch follows a step at a learning rate of 0.01, so its KL is well above 1e-6: 2 steps per update instead of
+    the 8 of 4 epochs x 2 minibatches."""
+    norms = spy_on_optimizer_steps(monkeypatch)
+    run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01, target_kl=1e-6)
+    assert len(norms) == 2 * 2
+    norms.clear()
+    run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01)
+    assert len(norms) == 2 * 8
