@@ -77,7 +77,8 @@ def test_a_two_update_run_on_each_space_writes_its_summary(name, kind, capsys):
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_normalisation_touches_only_the_box_entries(name):
-    """A Tuple of a Discrete and a Box: the one-hot stays 0 and 1 through --norm-obs, the Box entry is normalised."""
+    """A Tuple of a Discrete and a Box: the one-hot stays 0 and 1 through --norm-obs, the Box entry is normalised and
+    clipped to [-10, 10]."""
     module = load(name)
     rms = module.RunningMeanStd((3,), np.array([False, False, True]))
     batch = np.array([[0, 1, 10.0], [1, 0, 20.0], [0, 1, 30.0]])
@@ -85,6 +86,8 @@ def test_normalisation_touches_only_the_box_entries(name):
     normalised = rms.normalize(batch)
     np.testing.assert_array_equal(normalised[:, :2], batch[:, :2])
     assert abs(normalised[:, 2].mean()) < 1e-3 and abs(normalised[:, 2].std() - 1) < 1e-3
+    far = rms.normalize(np.array([[0, 1, 1e6], [1, 0, -1e6]]))
+    np.testing.assert_array_equal(far, [[0, 1, 10.0], [1, 0, -10.0]])
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)

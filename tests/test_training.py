@@ -143,22 +143,33 @@ def test_truncation_is_bootstrapped_with_the_episodes_own_state(name, monkeypatc
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_reward_scaling_restarts_the_discounted_return_with_each_episode(name, monkeypatch):
+def test_reward_scaling_divides_by_the_deviation_of_a_return_restarted_with_each_episode(name, monkeypatch):
+    """Rewards of 1 in episodes of 5 steps: the return statistics see 1, 1 + g, ... and 1 again after each episode,
+    and each stored reward is 1 over the standard deviation of all the returns seen up to its step (from the second
+    step on, where the statistics' prior no longer counts)."""
     module = load(name)
-    fed = []  # what the return statistics were updated with: (N,) discounted returns, one per step
-    original = module.RunningMeanStd.update
+    fed, stored = [], []  # what the return statistics were updated with: (N,) discounted returns, one per step
+    original_update, original_gae = module.RunningMeanStd.update, module.compute_gae
 
     def spy(self, x):
         if self.mean.shape == ():
             fed.append(np.copy(x))
-        original(self, x)
+        original_update(self, x)
+
+    def gae_spy(rewards, *args):
+        stored.append(rewards.clone())
+        return original_gae(rewards, *args)
 
     monkeypatch.setattr(module.RunningMeanStd, "update", spy)
+    monkeypatch.setattr(module, "compute_gae", gae_spy)
     gamma = 0.9
     constant = {"final_gamma": None} if name == "ppo_lstm_continuous" else {}  # its discount would rise to 0.98
     run(name, env_id=env_of(name, "FiveStepsOfOne"), gamma=gamma, norm_reward=True, **constant)
     expected = [sum(gamma**j for j in range(t % 5 + 1)) for t in range(len(fed))]  # 1, 1 + g, ..., then 1 again
     np.testing.assert_allclose(np.stack(fed), np.tile(np.array(expected)[:, None], (1, 4)), rtol=1e-12)
+    deviations = [np.std(expected[: t + 1]) for t in range(len(fed))]
+    np.testing.assert_allclose(torch.cat(stored)[1:].numpy(), 1 / np.tile(np.array(deviations[1:])[:, None], (1, 4)),
+                               rtol=1e-3)  # fmt: skip
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
