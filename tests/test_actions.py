@@ -207,12 +207,13 @@ class ShiftedActions(gym.Env):
 gym.register("ShiftedActions-v0", entry_point=ShiftedActions)
 
 
-@pytest.mark.parametrize("env_id", ["MaskedMulti-none-v0", "ShiftedActions-v0"])
-def test_mlp_takes_multidiscrete_actions_and_discrete_starts(env_id):
+@pytest.mark.parametrize("name, env_id", [("ppo_mlp_cartpole", "MaskedMulti-none-v0"),
+                                           ("ppo_mlp_cartpole", "ShiftedActions-v0"), ("ppo_lstm", "ShiftedActions-v0")])
+def test_multidiscrete_actions_and_discrete_starts(name, env_id):
     """The MLP baseline trains and evaluates on a MultiDiscrete([3, 4]) env (one head per dimension; the env raises
-    on anything outside its ranges) and on Discrete(3, start=-1) (the env raises unless it gets -1, 0 or 1), with
-    the replay reproducing the rollout."""
-    summary = run("ppo_mlp_cartpole", env_id=env_id, **RUN)
+    on anything outside its ranges), and it and ppo_lstm.py on Discrete(3, start=-1) (the env raises unless it gets
+    -1, 0 or 1), with the replay reproducing the rollout."""
+    summary = run(name, env_id=env_id, **RUN)
     assert summary["global_step"] == 128 and summary["eval_episodes"] == 3
     errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
     assert len(errors) == 2 and max(errors) < 1e-5

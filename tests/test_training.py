@@ -566,3 +566,22 @@ def test_target_kl_ends_the_update_after_the_epoch_that_passes_it(name, monkeypa
     norms.clear()
     run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01)
     assert len(norms) == 2 * 8
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_summary_and_logs_report_each_episode_and_the_evaluation_as_run(name):
+    """Episodes of different lengths (CartPole-v1 under a fresh policy; Pendulum cut at 6 steps): each logged
+    episodic length is that episode's own (CartPole pays 1 per step, so it equals the return), summary.json's
+    train_return_last20 is the mean of the last 20 logged returns, and its evaluation figures are those of its
+    eval_returns."""
+    env_id = "ShortPendulum-v1" if name == "ppo_lstm_continuous" else "CartPole-v1"
+    summary = run(name, env_id=env_id, total_timesteps=640, eval_episodes=3)
+    returns = [value for _, value in scalars(run_dirs()[-1], "charts/episodic_return")]
+    lengths = [value for _, value in scalars(run_dirs()[-1], "charts/episodic_length")]
+    assert len(returns) == len(lengths) > 20
+    assert lengths == ([6] * len(lengths) if name == "ppo_lstm_continuous" else returns)
+    assert summary["train_return_last20"] == pytest.approx(np.mean(returns[-20:]), rel=1e-6)
+    assert summary["train_return_last20"] != pytest.approx(np.mean(returns[-10:]), rel=1e-6)
+    assert len(summary["eval_returns"]) == summary["eval_episodes"] == 3
+    assert summary["eval_mean_return"] == pytest.approx(np.mean(summary["eval_returns"]))
+    assert summary["eval_std_return"] == pytest.approx(np.std(summary["eval_returns"]))
