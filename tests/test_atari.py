@@ -321,8 +321,8 @@ def test_atari_life_loss_ends_the_episode_for_gae_and_for_the_state_only_as_aske
 
 
 def test_atari_time_limit_cut_is_bootstrapped_with_the_games_own_state(monkeypatch):
-    """Odd envs are cut at step 8: their final value is the critic's on the final frame, reached by replaying the
-    game from a zero state; even envs terminate there and get none."""
+    """Odd envs are cut at step 8: GAE sees the cut as a truncation, and its final value is the critic's on the final
+    frame, reached by replaying the game from a zero state; even envs terminate there and get none."""
     module = scripted(monkeypatch)
     calls = capture_gae(module, monkeypatch)
     frames, checked = {}, []  # env -> the frames the rollout acted on; (value used, value replayed) per cut
@@ -354,6 +354,10 @@ def test_atari_time_limit_cut_is_bootstrapped_with_the_games_own_state(monkeypat
     final_values = calls[0]["final_values"]
     assert (final_values[[7, 15]][:, [1, 3]] != 0).all()  # the cut envs
     assert (final_values[:, [0, 2]] == 0).all() and (final_values[[0, 1, 2, 3, 4, 5, 6, 8], :] == 0).all()
+    expected_cuts = torch.zeros(16, 4)  # (step, env)
+    expected_cuts[[7, 15], 1] = expected_cuts[[7, 15], 3] = 1.0
+    assert torch.equal(calls[0]["truncations"], expected_cuts)
+    assert torch.equal(calls[0]["terminations"][[7, 15]], torch.tensor([[1.0, 0.0, 1.0, 0.0]] * 2))
 
 
 @pytest.mark.parametrize("reset_state_on_done", [True, False])
