@@ -286,10 +286,14 @@ def capture_gae(module, monkeypatch) -> list[dict]:
 
 
 def test_atari_logs_unclipped_scores_and_trains_on_clipped_rewards(monkeypatch):
+    """Every scripted game scores 3 in 8 steps: that is what is logged for each game (its length too), while training
+    sees the rewards clipped to +1 and -1."""
     module = scripted(monkeypatch)
     calls = capture_gae(module, monkeypatch)
-    run(num_steps=16, total_timesteps=64)
+    summary = run(num_steps=16, total_timesteps=64)
     assert [v for _, v in scalars(run_dirs()[-1], "charts/episodic_return")] == [3.0] * 8  # 4 games x 2 envs
+    assert [v for _, v in scalars(run_dirs()[-1], "charts/episodic_length")] == [8.0] * 8
+    assert summary["train_return_last20"] == 3.0
     rewards = torch.cat([c["rewards"] for c in calls])[:, 0]
     assert rewards[[2, 10]].tolist() == [1.0, 1.0] and rewards[[5, 13]].tolist() == [-1.0, -1.0]
     assert rewards.abs().sum() == 8  # nothing else is paid
