@@ -272,6 +272,14 @@ def test_observation_statistics_stop_updating_at_the_given_fraction_of_training(
     assert obs_rms["count"] == pytest.approx(1e-4 + 4 + 4 * steps_counted)
 
 
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_observation_statistics_take_each_step_once_and_not_the_final_frames_of_cut_episodes(name):
+    """Episodes cut by a time limit every 6 steps: the statistics take the reset and each step's observations (4 envs x
+    32 steps), not the final observation of a cut episode, which only its bootstrap value sees."""
+    saved = run(name, env_id=SHORT_ENV[name], save_model=True, norm_obs=True, **stats_to_the_end(name))["checkpoint"]
+    assert torch.load(saved, weights_only=False)["obs_rms"]["count"] == pytest.approx(1e-4 + 4 + 4 * 32)
+
+
 def test_frozen_observation_statistics_stay_frozen_on_resume():
     """Frozen from global step 64 of a 128-step run, then resumed to 256 and told to freeze at 64 of 256: the
     statistics stay as the checkpoint has them."""
