@@ -1,5 +1,6 @@
 """The training loop of the vector-observation scripts: replay, GAE, autoreset, determinism, checkpoints."""
 
+import dataclasses
 import json
 import os
 
@@ -525,7 +526,7 @@ def test_ppo_loss_is_the_clipped_objective_worked_by_hand(name, norm_adv):
     loss, pg_loss, v_loss, entropy_loss = module.ppo_loss(ratio, advantages, newvalue, values, returns, entropy, 0.2, args)
     if norm_adv:  # the same objective of the advantages normalised by hand
         normalised = (advantages + 0.2) / np.sqrt(1.2)
-        unnormalised_args = module.Args(norm_adv=False, clip_vloss=True, ent_coef=0.01, vf_coef=0.5)
+        unnormalised_args = dataclasses.replace(args, norm_adv=False)
         expected = module.ppo_loss(ratio, normalised, newvalue, values, returns, entropy, 0.2, unnormalised_args)[1]
         assert pg_loss.item() == pytest.approx(expected.item(), abs=1e-6)
         assert pg_loss.item() != pytest.approx(0.24, abs=1e-3)  # normalising changed it
