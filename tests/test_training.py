@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import LSTM_SCRIPTS, VECTOR_SCRIPTS, env_of, load, run, run_dirs, scalars, stats_to_the_end
+from conftest import LSTM_SCRIPTS, TINY, TINY_ATARI, VECTOR_SCRIPTS, env_of, load, run, run_dirs, scalars, stats_to_the_end
 
 ALL_SCRIPTS = [*VECTOR_SCRIPTS, "ppo_gru_atari"]
 
@@ -576,6 +576,21 @@ def test_target_kl_ends_the_update_after_the_epoch_that_passes_it(name, monkeypa
     run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01)
     assert len(norms) == 2 * 8
 
+
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_logged_kl_estimates_are_those_of_the_ratios(name):
+    """losses/old_approx_kl is mean(-log r) and losses/approx_kl mean((r - 1) - log r) over the last minibatch of an
+    update. The second is mean(r) - 1 plus the first, and mean(r) >= exp(mean(log r)) (Jensen), so each update must
+    log approx_kl >= exp(-old) - 1 + old >= 0, over 8 updates; at a learning rate of 0.01 the policy moves, so some KL
+    is well above 0."""
+    tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
+    run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01, total_timesteps=8 * tiny["num_envs"] * tiny["num_steps"])
+    old = [value for _, value in scalars(run_dirs()[-1], "losses/old_approx_kl")]
+    new = [value for _, value in scalars(run_dirs()[-1], "losses/approx_kl")]
+    assert len(old) == len(new) == 8
+    for k1, k3 in zip(old, new, strict=True):
+        assert k3 >= np.exp(-k1) - 1 + k1 - 1e-6
+    assert max(new) > 1e-4
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_summary_and_logs_report_each_episode_and_the_evaluation_as_run(name):
