@@ -592,6 +592,7 @@ def test_logged_kl_estimates_are_those_of_the_ratios(name):
         assert k3 >= np.exp(-k1) - 1 + k1 - 1e-6
     assert max(new) > 1e-4
 
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_summary_and_logs_report_each_episode_and_the_evaluation_as_run(name):
     """Episodes of different lengths (CartPole-v1 under a fresh policy; Pendulum cut at 6 steps): each logged
