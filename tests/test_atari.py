@@ -205,10 +205,12 @@ class ScriptedGames:
     of 3, clipped to +1 and -1 for training); a life is lost at step 4; even envs end the game at step 8, odd envs are
     cut there by the time limit (with a final frame). Frames name their env and step: pixel (0, 0) is the env, (0, 1)
     the step within the game. The envs form `groups` as EnvpoolSameStep's do; with `shuffle` every group's step comes
-    back with its rows in a new order, as an asynchronous env pool may return them."""
+    back with its rows in a new order, as an asynchronous env pool may return them. With `rising` an env's k-th game
+    (from 0) pays k more at step 3, so it scores 3 + k."""
 
-    def __init__(self, num_envs: int, nan_reward: bool = False, groups: int = 1, shuffle: bool = False):
-        self.num_envs, self.nan_reward, self.shuffle = num_envs, nan_reward, shuffle
+    def __init__(self, num_envs: int, nan_reward: bool = False, groups: int = 1, shuffle: bool = False, rising=False):
+        self.num_envs, self.nan_reward, self.shuffle, self.rising = num_envs, nan_reward, shuffle, rising
+        self.games = np.zeros(num_envs, dtype=int)  # games each env has ended
         self.single_observation_space = gym.spaces.Box(0, 255, (1, 84, 84), np.uint8)
         self.single_action_space = gym.spaces.Discrete(4)
         self.groups = np.array_split(np.arange(num_envs), groups)
@@ -233,7 +235,7 @@ class ScriptedGames:
     def advance(self, ids: np.ndarray):
         self.t[ids] += 1
         t = self.t[ids]
-        reward = np.select([t == 3, t == 6], [5.0, -2.0], 0.0)
+        reward = np.select([t == 3, t == 6], [5.0 + self.rising * self.games[ids], -2.0], 0.0)
         if self.nan_reward:
             reward[:] = np.nan
         over = t == 8
@@ -243,6 +245,7 @@ class ScriptedGames:
         if over.any():
             info["final_obs"] = self.frames(ids)
             self.t[ids[over]] = 0
+            self.games[ids[over]] += 1
             info["lives"] = self.lives(ids)
         return self.frames(ids), reward, terminated, truncated, info
 
@@ -263,11 +266,11 @@ class ScriptedGames:
         pass
 
 
-def scripted(monkeypatch, nan_reward: bool = False, shuffle: bool = False):
+def scripted(monkeypatch, nan_reward: bool = False, shuffle: bool = False, rising: bool = False):
     module = atari()
 
     def make_envs(args, backend, num_envs, seed, video_dir=None, groups=1, threads=1):
-        return ScriptedGames(num_envs, nan_reward, groups, shuffle)
+        return ScriptedGames(num_envs, nan_reward, groups, shuffle, rising)
 
     monkeypatch.setattr(module, "make_envs", make_envs)
     return module
@@ -297,6 +300,21 @@ def test_atari_logs_unclipped_scores_and_trains_on_clipped_rewards(monkeypatch):
     rewards = torch.cat([c["rewards"] for c in calls])[:, 0]
     assert rewards[[2, 10]].tolist() == [1.0, 1.0] and rewards[[5, 13]].tolist() == [-1.0, -1.0]
     assert rewards.abs().sum() == 8  # nothing else is paid
+
+
+def test_atari_summary_reports_the_last_20_games_and_the_evaluation_as_played(monkeypatch):
+    """Each env's k-th game scores 3 + k: 12 games in each of 2 envs are logged with their own scores, summary.json's
+    last-20 mean is that of the last 20 logged (not of the last 10), and its evaluation figures are those of the 3
+    evaluation games, which score 3, 4 and 5 on a fresh env."""
+    scripted(monkeypatch, rising=True)
+    summary = run(num_steps=16, total_timesteps=192, eval_episodes=3)
+    returns = [v for _, v in scalars(run_dirs()[-1], "charts/episodic_return")]
+    assert sorted(returns) == sorted(3.0 + k for k in range(12) for _ in range(2))
+    assert summary["train_return_last20"] == pytest.approx(np.mean(returns[-20:]))
+    assert summary["train_return_last20"] != pytest.approx(np.mean(returns[-10:]))
+    assert summary["eval_returns"] == [3.0, 4.0, 5.0]
+    assert summary["eval_mean_return"] == pytest.approx(4.0)
+    assert summary["eval_std_return"] == pytest.approx(np.std([3.0, 4.0, 5.0]))
 
 
 @pytest.mark.parametrize("episodic_life, reset_on_life_loss", [(True, False), (False, False), (True, True)])
