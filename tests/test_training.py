@@ -593,6 +593,26 @@ def test_logged_kl_estimates_are_those_of_the_ratios(name):
     assert max(new) > 1e-4
 
 
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_logged_explained_variance_is_that_of_the_critic_on_the_returns(name, monkeypatch):
+    """losses/explained_variance of each update is 1 - Var(returns - values) / Var(returns) over that update's
+    rollout, computed here from what GAE was given and gave back."""
+    module, rollouts = load(name), []
+
+    def spy(rewards, values, *rest):
+        advantages, returns = original(rewards, values, *rest)
+        rollouts.append((values.flatten().numpy().copy(), returns.flatten().numpy().copy()))
+        return advantages, returns
+
+    original = module.compute_gae
+    monkeypatch.setattr(module, "compute_gae", spy)
+    run(name)
+    logged = [value for _, value in scalars(run_dirs()[-1], "losses/explained_variance")]
+    assert len(logged) == len(rollouts) == 2
+    for value, (values, returns) in zip(logged, rollouts, strict=True):
+        assert value == pytest.approx(1 - np.var(returns - values) / np.var(returns), rel=1e-4, abs=1e-5)
+
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_summary_and_logs_report_each_episode_and_the_evaluation_as_run(name):
     """Episodes of different lengths (CartPole-v1 under a fresh policy; Pendulum cut at 6 steps): each logged
