@@ -386,7 +386,8 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py with the discount constant at 0.9, its default before",
              "peer_reach_pendulum_xeon.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py (16 cores, ten runs at a time; the peer's seeds 9 and 10 not run)",
-             "peer_reach_pendulum_xeon16_final_gamma.json")]  # fmt: skip
+             "peer_reach_pendulum_xeon16_final_gamma.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_avx2.json")]  # fmt: skip
 
 
 def standing_table() -> str:
@@ -936,6 +937,12 @@ def main() -> None:
         "2.13.0, another run; -228.8 on seeds 1-8), so on this CPU model the rising discount shows no gain at 100k:",
         lambda: pendulum_peer_table("peer_reach_pendulum_xeon16_final_gamma.json"),
         "PendulumNoVel-v1 on the 16-core Intel Xeon, ours (the defaults of now) beside the peer")
+    parts += results_section(
+        "peer_reach_pendulum_epyc_avx2.json",
+        "The same comparison with the defaults of now on the third CPU model (the AMD EPYC of family 25 model 1, AVX2 "
+        "only), both in one invocation, two runs at a time:",
+        lambda: pendulum_peer_table("peer_reach_pendulum_epyc_avx2.json"),
+        "PendulumNoVel-v1 on the AMD EPYC of family 25 model 1, ours (the defaults of now) beside the peer")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
