@@ -541,6 +541,22 @@ def test_ppo_loss_is_the_clipped_objective_worked_by_hand(name, norm_adv):
     )
 
 
+def record_calls(module, function: str, monkeypatch) -> list[tuple]:
+    """Every call of module.<function> during a run: (its positional arguments, what it returned), tensors copied."""
+    calls, original = [], getattr(module, function)
+
+    def copy(x):
+        return tuple(map(copy, x)) if isinstance(x, tuple) else x.detach().clone() if torch.is_tensor(x) else x
+
+    def spy(*arguments):
+        result = original(*arguments)
+        calls.append((copy(arguments), copy(result)))
+        return result
+
+    monkeypatch.setattr(module, function, spy)
+    return calls
+
+
 def spy_on_optimizer_steps(monkeypatch) -> list[float]:
     """The total norm of the gradients that each Adam step is given, one entry per step."""
     norms, original = [], torch.optim.Adam.step
@@ -582,19 +598,12 @@ def test_logged_kl_estimates_are_those_of_the_ratios(name, monkeypatch):
     """losses/old_approx_kl is mean(-log r) and losses/approx_kl mean((r - 1) - log r) over the ratios r of the last
     minibatch of each update (as the PPO loss was given them), over 8 updates at a learning rate of 0.01, where the
     policy moves."""
-    module, ratios = load(name), []
-
-    def spy(ratio, *rest):
-        ratios.append(ratio.detach().clone().double())
-        return original(ratio, *rest)
-
-    original = module.ppo_loss
-    monkeypatch.setattr(module, "ppo_loss", spy)
+    calls = record_calls(load(name), "ppo_loss", monkeypatch)
     tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
     run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01, total_timesteps=8 * tiny["num_envs"] * tiny["num_steps"])
     old = [value for _, value in scalars(run_dirs()[-1], "losses/old_approx_kl")]
     new = [value for _, value in scalars(run_dirs()[-1], "losses/approx_kl")]
-    last = ratios[2 * 4 - 1 :: 2 * 4]  # the last of the 2 x 4 minibatches of each update
+    last = [arguments[0].double() for arguments, _ in calls[2 * 4 - 1 :: 2 * 4]]  # the last of 2 x 4 minibatches
     assert len(old) == len(new) == len(last) == 8
     assert old == pytest.approx([(-r.log()).mean().item() for r in last], rel=1e-4, abs=1e-6)
     assert new == pytest.approx([((r - 1) - r.log()).mean().item() for r in last], rel=1e-4, abs=1e-6)
@@ -605,19 +614,12 @@ def test_logged_kl_estimates_are_those_of_the_ratios(name, monkeypatch):
 def test_logged_explained_variance_is_that_of_the_critic_on_the_returns(name, monkeypatch):
     """losses/explained_variance of each update is 1 - Var(returns - values) / Var(returns) over that update's
     rollout, computed here from what GAE was given and gave back."""
-    module, rollouts = load(name), []
-
-    def spy(rewards, values, *rest):
-        advantages, returns = original(rewards, values, *rest)
-        rollouts.append((values.flatten().numpy().copy(), returns.flatten().numpy().copy()))
-        return advantages, returns
-
-    original = module.compute_gae
-    monkeypatch.setattr(module, "compute_gae", spy)
+    calls = record_calls(load(name), "compute_gae", monkeypatch)
     run(name)
     logged = [value for _, value in scalars(run_dirs()[-1], "losses/explained_variance")]
-    assert len(logged) == len(rollouts) == 2
-    for value, (values, returns) in zip(logged, rollouts, strict=True):
+    assert len(logged) == len(calls) == 2
+    for value, (arguments, (_, returns)) in zip(logged, calls, strict=True):
+        values, returns = arguments[1].flatten().numpy(), returns.flatten().numpy()
         assert value == pytest.approx(1 - np.var(returns - values) / np.var(returns), rel=1e-4, abs=1e-5)
 
 
