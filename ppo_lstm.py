@@ -65,6 +65,9 @@ class Args:
     """toggle learning rate annealing"""
     gamma: float = 0.98
     """the discount factor gamma"""
+    final_gamma: float | None = None
+    """the discount rises linearly in the global step from --gamma to this at --total-timesteps (a --gamma at or above
+    it stays as given; None: --gamma throughout)"""
     gae_lambda: float = 0.8
     """the lambda for the general advantage estimation"""
     num_minibatches: int = 1
@@ -586,6 +589,7 @@ def main(args: Args) -> dict:
     batch_size = args.num_envs * args.num_steps
     # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
+    rising_gamma = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowers the discount given
     run_name, run_dir = make_run_dir(args)
 
     # Seeding
@@ -688,6 +692,7 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
+            gamma = args.final_gamma + frac * (args.gamma - args.final_gamma) if rising_gamma else args.gamma
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
@@ -710,7 +715,7 @@ def main(args: Args) -> dict:
                 next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy() + action_offset)
                 ended = terminated | truncated
                 if args.norm_reward:
-                    discounted_return = discounted_return * args.gamma + reward
+                    discounted_return = discounted_return * gamma + reward
                     return_rms.update(discounted_return)
                     discounted_return[ended] = 0.0  # the next episode's return starts from nothing
                 scale = np.sqrt(return_rms.var + 1e-8) if args.norm_reward else 1.0
@@ -741,7 +746,7 @@ def main(args: Args) -> dict:
             with torch.no_grad():
                 next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
             advantages, returns = compute_gae(
-                rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
+                rewards, values, terminations, truncations, final_values, next_value, gamma, args.gae_lambda
             )
 
             # Sequences: (T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N, sequence k * N + n = env n's k-th piece
@@ -800,6 +805,7 @@ def main(args: Args) -> dict:
             explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
             writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
+            writer.add_scalar("charts/gamma", gamma, global_step)
             writer.add_scalar("charts/clip_coef", clip_coef, global_step)
             writer.add_scalar("charts/SPS", sps, global_step)
             writer.add_scalar("losses/value_loss", v_loss.item(), global_step)

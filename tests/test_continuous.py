@@ -175,59 +175,6 @@ def test_final_logstd_holds_the_noise_on_a_schedule_by_global_step(monkeypatch):
     assert len(set(learned)) == 4 and all(abs(v + 1.0) > 1e-4 for v in learned)
 
 
-class ConstantCostPendulum(RecordedPendulum):
-    """The same episodes of 10 steps, each step costing exactly 1: the discounted return follows x = gamma * x - 1."""
-
-    def step(self, action):
-        obs, _, terminated, truncated, info = super().step(action)
-        return obs, -1.0, terminated, truncated, info
-
-
-gym.register("ConstantCostPendulum-v1", entry_point=ConstantCostPendulum)
-
-
-def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale_by_global_step(monkeypatch):
-    """--final-gamma: each update's advantages and the return that reward scaling tracks are discounted by a gamma
-    linear in the global step from --gamma to --final-gamma at --total-timesteps; a resumed run continues the schedule.
-    With --final-gamma None, or a --gamma at or above it (0.99 against the default 0.98), every update uses --gamma."""
-    module = load("ppo_lstm_continuous")
-    used, tracked = [], []  # the discount of each compute_gae call; the discounted returns reward scaling saw
-    original_gae, original_update = module.compute_gae, module.RunningMeanStd.update
-
-    def spy_gae(*args):
-        used.append(args[6])
-        return original_gae(*args)
-
-    def spy_update(self, x):
-        if self.mean.shape == ():  # the return statistics, not the observations'
-            tracked.append(np.array(x, copy=True))
-        return original_update(self, x)
-
-    monkeypatch.setattr(module, "compute_gae", spy_gae)
-    monkeypatch.setattr(module.RunningMeanStd, "update", spy_update)
-    flags = dict(env_id="ConstantCostPendulum-v1")  # the defaults: from 0.9 to 0.98
-    run("ppo_lstm_continuous", total_timesteps=256, **flags)
-    expected = [0.9, 0.92, 0.94, 0.96]  # update k starts at global step 64 * (k - 1) of 256
-    np.testing.assert_allclose(used, expected, rtol=1e-9)
-    np.testing.assert_allclose([v for _, v in scalars(run_dirs()[-1], "charts/gamma")], expected, rtol=1e-6)
-    x = np.array(tracked).reshape(4, 16, 4)  # (update, step, env)
-    for k, gamma in enumerate(expected):  # within an episode x_t = gamma * x_(t-1) - 1; a first step has x = -1
-        previous, now = x[k, :-1], x[k, 1:]
-        going_on = now != -1.0
-        assert going_on.sum() > 30 and (~going_on).sum() > 0
-        np.testing.assert_allclose((now[going_on] + 1.0) / previous[going_on], gamma, rtol=1e-6)
-    half = run("ppo_lstm_continuous", total_timesteps=128, save_model=True, **flags)
-    used.clear()
-    run("ppo_lstm_continuous", resume=half["checkpoint"], total_timesteps=256, **flags)
-    np.testing.assert_allclose(used, expected[2:], rtol=1e-9)
-    used.clear()
-    run("ppo_lstm_continuous", total_timesteps=256, gamma=0.9, final_gamma=None)
-    assert used == [0.9] * 4
-    used.clear()
-    run("ppo_lstm_continuous", total_timesteps=256, gamma=0.99)
-    assert used == [0.99] * 4
-
-
 def test_eval_sample_evaluates_the_policy_as_sampled_and_says_so(monkeypatch):
     """--eval-sample: evaluation acts with mean + std * noise, the noise following --noise-corr as in training (the
     policy as trained); summary.json records the mode. Without it, the mean action, and eval_mode "mean"."""

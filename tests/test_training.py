@@ -174,6 +174,47 @@ def test_reward_scaling_divides_by_the_deviation_of_a_return_restarted_with_each
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale_by_global_step(name, monkeypatch):
+    """--final-gamma: each update's advantages and the return that reward scaling tracks are discounted by a gamma
+    linear in the global step from --gamma to --final-gamma at --total-timesteps; a resumed run continues the schedule.
+    With --final-gamma None, or a --gamma at or above it, every update uses --gamma."""
+    module = load(name)
+    used, tracked = [], []  # the discount of each compute_gae call; the discounted returns reward scaling saw
+    original_gae, original_update = module.compute_gae, module.RunningMeanStd.update
+
+    def spy_gae(*args):
+        used.append(args[6])
+        return original_gae(*args)
+
+    def spy_update(self, x):
+        if self.mean.shape == ():  # the return statistics, not the observations'
+            tracked.append(np.array(x, copy=True))
+        return original_update(self, x)
+
+    monkeypatch.setattr(module, "compute_gae", spy_gae)
+    monkeypatch.setattr(module.RunningMeanStd, "update", spy_update)
+    flags = dict(env_id=env_of(name, "FiveStepsOfOne"), gamma=0.9, final_gamma=0.98, norm_reward=True)
+    run(name, total_timesteps=256, **flags)
+    expected = [0.9, 0.92, 0.94, 0.96]  # update k starts at global step 64 * (k - 1) of 256
+    np.testing.assert_allclose(used, expected, rtol=1e-9)
+    np.testing.assert_allclose([v for _, v in scalars(run_dirs()[-1], "charts/gamma")], expected, rtol=1e-6)
+    x = np.array(tracked).reshape(4, 16, 4)  # (update, step, env)
+    for k, gamma in enumerate(expected):  # within an episode x_t = gamma * x_(t-1) + 1; a first step has x = 1
+        previous, now = x[k, :-1], x[k, 1:]
+        going_on = now != 1.0
+        assert going_on.sum() > 30 and (~going_on).sum() > 0
+        np.testing.assert_allclose((now[going_on] - 1.0) / previous[going_on], gamma, rtol=1e-6)
+    half = run(name, total_timesteps=128, save_model=True, **flags)
+    used.clear()
+    run(name, resume=half["checkpoint"], total_timesteps=256, **flags)
+    np.testing.assert_allclose(used, expected[2:], rtol=1e-9)
+    for constant in [dict(final_gamma=None), dict(gamma=0.99)]:
+        used.clear()
+        run(name, total_timesteps=256, **{**flags, **constant})
+        assert used == [constant.get("gamma", 0.9)] * 4
+
+
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
 def test_episode_starts_are_stored_and_replayed_where_episodes_begin(name, monkeypatch):
     """Episodes of 12 steps in rollouts of 24: both the rollout and the replay see starts at steps 0 and 12 of every
     env, and nowhere else (a rollout that never stored them would still replay with ratio 1)."""
