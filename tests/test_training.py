@@ -179,24 +179,22 @@ def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale
     linear in the global step from --gamma to --final-gamma at --total-timesteps; a resumed run continues the schedule.
     With --final-gamma None, or a --gamma at or above it, every update uses --gamma."""
     module = load(name)
-    used, tracked = [], []  # the discount of each compute_gae call; the discounted returns reward scaling saw
-    original_gae, original_update = module.compute_gae, module.RunningMeanStd.update
+    gae_calls, tracked = record_calls(module, "compute_gae", monkeypatch), []  # tracked: what reward scaling saw
+    original_update = module.RunningMeanStd.update
 
-    def spy_gae(*args):
-        used.append(args[6])
-        return original_gae(*args)
+    def used():  # the discount of each compute_gae call since the last clear
+        return [arguments[6] for arguments, _ in gae_calls]
 
     def spy_update(self, x):
         if self.mean.shape == ():  # the return statistics, not the observations'
             tracked.append(np.array(x, copy=True))
         return original_update(self, x)
 
-    monkeypatch.setattr(module, "compute_gae", spy_gae)
     monkeypatch.setattr(module.RunningMeanStd, "update", spy_update)
     flags = dict(env_id=env_of(name, "FiveStepsOfOne"), gamma=0.9, final_gamma=0.98, norm_reward=True)
     run(name, total_timesteps=256, **flags)
     expected = [0.9, 0.92, 0.94, 0.96]  # update k starts at global step 64 * (k - 1) of 256
-    np.testing.assert_allclose(used, expected, rtol=1e-9)
+    np.testing.assert_allclose(used(), expected, rtol=1e-9)
     np.testing.assert_allclose([v for _, v in scalars(run_dirs()[-1], "charts/gamma")], expected, rtol=1e-6)
     x = np.array(tracked).reshape(4, 16, 4)  # (update, step, env)
     for k, gamma in enumerate(expected):  # within an episode x_t = gamma * x_(t-1) + 1; a first step has x = 1
@@ -205,13 +203,13 @@ def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale
         assert going_on.sum() > 30 and (~going_on).sum() > 0
         np.testing.assert_allclose((now[going_on] - 1.0) / previous[going_on], gamma, rtol=1e-6)
     half = run(name, total_timesteps=128, save_model=True, **flags)
-    used.clear()
+    gae_calls.clear()
     run(name, resume=half["checkpoint"], total_timesteps=256, **flags)
-    np.testing.assert_allclose(used, expected[2:], rtol=1e-9)
+    np.testing.assert_allclose(used(), expected[2:], rtol=1e-9)
     for constant in [dict(final_gamma=None), dict(gamma=0.99)]:
-        used.clear()
+        gae_calls.clear()
         run(name, total_timesteps=256, **{**flags, **constant})
-        assert used == [constant.get("gamma", 0.9)] * 4
+        assert used() == [constant.get("gamma", 0.9)] * 4
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
