@@ -149,27 +149,16 @@ def test_reward_scaling_divides_by_the_deviation_of_a_return_restarted_with_each
     and each stored reward is 1 over the standard deviation of all the returns seen up to its step (from the second
     step on, where the statistics' prior no longer counts)."""
     module = load(name)
-    fed, stored = [], []  # what the return statistics were updated with: (N,) discounted returns, one per step
-    original_update, original_gae = module.RunningMeanStd.update, module.compute_gae
-
-    def spy(self, x):
-        if self.mean.shape == ():
-            fed.append(np.copy(x))
-        original_update(self, x)
-
-    def gae_spy(rewards, *args):
-        stored.append(rewards.clone())
-        return original_gae(rewards, *args)
-
-    monkeypatch.setattr(module.RunningMeanStd, "update", spy)
-    monkeypatch.setattr(module, "compute_gae", gae_spy)
+    fed = record_return_statistics(module, monkeypatch)  # (N,) discounted returns, one per step
+    gae_calls = record_calls(module, "compute_gae", monkeypatch)
     gamma = 0.9
     constant = {"final_gamma": None} if name == "ppo_lstm_continuous" else {}  # its discount would rise to 0.98
     run(name, env_id=env_of(name, "FiveStepsOfOne"), gamma=gamma, norm_reward=True, **constant)
     expected = [sum(gamma**j for j in range(t % 5 + 1)) for t in range(len(fed))]  # 1, 1 + g, ..., then 1 again
     np.testing.assert_allclose(np.stack(fed), np.tile(np.array(expected)[:, None], (1, 4)), rtol=1e-12)
     deviations = [np.std(expected[: t + 1]) for t in range(len(fed))]
-    np.testing.assert_allclose(torch.cat(stored)[1:].numpy(), 1 / np.tile(np.array(deviations[1:])[:, None], (1, 4)),
+    stored = torch.cat([arguments[0] for arguments, _ in gae_calls])  # the rewards GAE was given
+    np.testing.assert_allclose(stored[1:].numpy(), 1 / np.tile(np.array(deviations[1:])[:, None], (1, 4)),
                                rtol=1e-3)  # fmt: skip
 
 
@@ -179,18 +168,12 @@ def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale
     linear in the global step from --gamma to --final-gamma at --total-timesteps; a resumed run continues the schedule.
     With --final-gamma None, or a --gamma at or above it, every update uses --gamma."""
     module = load(name)
-    gae_calls, tracked = record_calls(module, "compute_gae", monkeypatch), []  # tracked: what reward scaling saw
-    original_update = module.RunningMeanStd.update
+    gae_calls = record_calls(module, "compute_gae", monkeypatch)
+    tracked = record_return_statistics(module, monkeypatch)  # what reward scaling saw
 
     def used():  # the discount of each compute_gae call since the last clear
         return [arguments[6] for arguments, _ in gae_calls]
 
-    def spy_update(self, x):
-        if self.mean.shape == ():  # the return statistics, not the observations'
-            tracked.append(np.array(x, copy=True))
-        return original_update(self, x)
-
-    monkeypatch.setattr(module.RunningMeanStd, "update", spy_update)
     flags = dict(env_id=env_of(name, "FiveStepsOfOne"), gamma=0.9, final_gamma=0.98, norm_reward=True)
     run(name, total_timesteps=256, **flags)
     expected = [0.9, 0.92, 0.94, 0.96]  # update k starts at global step 64 * (k - 1) of 256
@@ -594,6 +577,20 @@ def record_calls(module, function: str, monkeypatch) -> list[tuple]:
 
     monkeypatch.setattr(module, function, spy)
     return calls
+
+
+def record_return_statistics(module, monkeypatch) -> list[np.ndarray]:
+    """What reward scaling's return statistics are updated with during a run, a copy per update (the observation
+    statistics, also a RunningMeanStd, are left out)."""
+    fed, original = [], module.RunningMeanStd.update
+
+    def spy(self, x):
+        if self.mean.shape == ():
+            fed.append(np.array(x, copy=True))
+        return original(self, x)
+
+    monkeypatch.setattr(module.RunningMeanStd, "update", spy)
+    return fed
 
 
 def spy_on_optimizer_steps(monkeypatch) -> list[float]:
