@@ -584,6 +584,39 @@ def main() -> None:
         "244) against 8 (seeds 2 and 4 at 305 and 409), mean 474.4 against 471.4, but a median of 37,372 steps to 475 "
         "against 33,588 (sooner on 4 of 10; the peer's 42,840). One more seed held at the end for a later median: the "
         "discount stays 0.98 throughout by default:"])  # fmt: skip
+    parts += suite_section("tuning_cartpolenovel_norm_adv_epyc_avx2", [
+        "Where a CartPoleNoVel-v1 run ends low, the cart drifts out. In a default run of tuning seed 29 on the AMD EPYC "
+        "of family 25 model 1 (evaluated at 223.4), every episode from 30k to 40k steps reached the time limit, and every "
+        "episode that ended before it from 45k steps on ended with the cart past 2.4, none with the pole down (counted "
+        "ad hoc, by a wrapper around CartPole's step). While every episode reached the limit, the advantages of a "
+        "rollout had a standard deviation of 0.01 to 0.02, against 0.3 to 0.5 in a rollout with a fall: the critic's "
+        "noise, which the normalisation over the minibatch scales up to full-size policy steps (the clip fraction "
+        "stayed at about 0.08). Without it (`--no-norm-adv`), Adam's running scale of the gradients, set by the "
+        "larger advantages before, keeps those steps small. On tuning seeds 11-30 at 100k, two runs at a time (`python "
+        "benchmark/run.py --suite tuning_cartpolenovel_norm_adv_epyc_avx2 --seeds 11 12 13 14 15 16 17 18 19 20 21 22 "
+        "23 24 25 26 27 28 29 30 --workers 2 --env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --no-norm-adv\"`), "
+        "against the defaults' rows in tuning_cartpolenovel_final_gamma_epyc_avx2: on seeds 11-20, 8 of 10 at 475 or "
+        "more against 9, median steps to 475 36,964 against 45,368 (sooner on 6 of 10); on seeds 21-30, 8 against 8, "
+        "38,584 against 33,800 (sooner on 4). It reaches sooner on one block and later on the other, and no more seeds "
+        "hold at the end, so advantages stay normalised by default:"])  # fmt: skip
+    parts += suite_section("tuning_cartpolenovel_norm_adv_xeon16", [
+        "The same on the 16-core Intel Xeon of a GPU host (family 6 model 207), with the defaults beside it on seeds "
+        "11-20 (`python benchmark/run.py --suite tuning_cartpolenovel_norm_adv_xeon16 --seeds 11 12 13 14 15 16 17 18 "
+        "19 20 21 22 23 24 25 26 27 28 29 30 --workers 16 --env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py "
+        "--no-norm-adv\"` beside the same with `--seeds 11 12 13 14 15 16 17 18 19 20 --workers 10 --scripts "
+        "ppo_lstm.py`). The defaults' evaluations came out as in the `--norm-obs-until 0.5` rows of "
+        "tuning_cartpolenovel_xeon.json (the 2-core Intel Xeon, the same CPU model), seed for seed, so that file gives "
+        "seeds 21-30 (its steps by the progress lines, every 256 steps). On seeds 11-20, 10 of 10 at 475 or more "
+        "against 9, median 32,880 against 40,928 (sooner on 8 of 10); on seeds 21-30, 9 against 9, 37,832 against "
+        "37,760 (sooner on 6; seed 25 fell to 164.6 at the end). A lead on one block here too, not on both:"])  # fmt: skip
+    parts += suite_section("tuning_cartpolenovel_vloss_epyc_avx2", [
+        "The value loss unclipped (`--no-clip-vloss`; the clip range, annealed to 0 with the learning rate, also "
+        "bounds how far the critic moves late in a run), on the same CPU and seeds as the first of these two tables "
+        "(`python benchmark/run.py --suite tuning_cartpolenovel_vloss_epyc_avx2 --seeds 11 12 13 14 15 16 17 18 19 20 "
+        "21 22 23 24 25 26 27 28 29 30 --workers 2 --env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py "
+        "--no-clip-vloss\"`): on seeds 11-20, 9 of 10 at 475 or more against 9, median 34,112 against 45,368 (sooner "
+        "on 6 of 10); on seeds 21-30, 10 against 8, 45,452 against 33,800 (sooner on 2). Like the rising discount, it "
+        "holds more seeds at the end and reaches 475 later on one block of two; the value loss stays clipped:"])  # fmt: skip
     parts += suite_section("norm_obs_until", [
         "ppo_lstm.py on CartPoleNoVel-v1 with the observation statistics updated to the end of training "
         "(`--norm-obs-until 1`, the default before) and frozen halfway through (`--norm-obs-until 0.5`, the default "
