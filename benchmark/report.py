@@ -619,6 +619,14 @@ def main() -> None:
         "with `--scripts \"ppo_lstm.py --no-clip-vloss --no-norm-adv\"`) drew with the defaults: 9 and 8 of 10 at "
         "475 or more against 9 and 8, medians 42,880 and 39,476 against 45,368 and 33,800 (sooner on 6 and 3 of 10). "
         "The value loss stays clipped:"])  # fmt: skip
+    parts += suite_section("cartpolenovel_vloss_epyc_avx2", [
+        "`--no-clip-vloss` on seeds 1-10, on the same CPU (`python benchmark/run.py --suite "
+        "cartpolenovel_vloss_epyc_avx2 --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 --env-ids CartPoleNoVel-v1 --scripts "
+        "\"ppo_lstm.py --no-clip-vloss\"`), against the defaults' rows of the peer comparison on this CPU model "
+        "(peer_reach_epyc_avx2.json): at 475 or more on 9 of 10 (seed 7 at 203) against 8, mean 470.3 against 471.4, "
+        "median steps to 475 35,964 against 33,588 (sooner on 5 of 10; the peer's 42,840). As with the rising "
+        "discount, one more seed holds at the end for a later median, and not 10 of 10; the value loss stays "
+        "clipped:"])  # fmt: skip
     parts += suite_section("norm_obs_until", [
         "ppo_lstm.py on CartPoleNoVel-v1 with the observation statistics updated to the end of training "
         "(`--norm-obs-until 1`, the default before) and frozen halfway through (`--norm-obs-until 0.5`, the default "
