@@ -666,8 +666,8 @@ def main() -> None:
         "(sooner on 8 and 6 of 10); the second on 9 and 8, 50,548 and 46,540 (sooner on 4 and 2), later than the "
         "defaults on both blocks:"])  # fmt: skip
     parts += suite_section("cartpolenovel_nmb2c_epyc_avx2", [
-        "The first of the two, with a lower median than the defaults on both blocks on both CPU models, on seeds 1-10 on this CPU "
-        "(`python benchmark/run.py --suite cartpolenovel_nmb2c_epyc_avx2 --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 "
+        "The first of the two, with a lower median than the defaults on both blocks on both CPU models, on seeds 1-10 "
+        "on this CPU (`python benchmark/run.py --suite cartpolenovel_nmb2c_epyc_avx2 --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 "
         "--env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --num-minibatches 2 --final-gamma 0.995 --norm-obs-until "
         "0.3\"`), against the rows of the peer comparison on this CPU model (peer_reach_epyc_avx2.json): at 475 or more "
         "on 8 of 10 (seeds 3 and 9 at 274.2 and 295.8) against the defaults' 8 and the peer's 7, a median of 34,196 "
