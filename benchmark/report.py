@@ -674,6 +674,25 @@ def main() -> None:
         "steps to 475 against the defaults' 33,588 and the peer's 42,840 (sooner than the defaults on 6 of 10, than "
         "the peer on 7). Its lead on the tuning seeds did not carry over here, and on the Intel Xeon it held fewer "
         "seeds at the end than the defaults (8 of 10 against 10): the defaults stay:"])  # fmt: skip
+    parts += suite_section("tuning_cartpolenovel_runadv_epyc_avx2", [
+        "Late in a run the policy's updates are small: in the defaults' runs on tuning seeds 11-30 here, their mean "
+        "approximate KL after 70k steps is 4% to 12% of that at 30-40k. Yet where a run falls back late, its sampled "
+        "training episodes fall with its evaluation (the last-20 means of the first candidate's seeds 3 and 9 above: "
+        "137.8 and 422.2 at the end), so the fall is learned, not a gap between the sampled and the most likely action. One "
+        "thing that could drive it is the "
+        "critic's noise, scaled up to full-size steps by normalising the advantages over a minibatch where every "
+        "episode reaches the limit. A copy of ppo_lstm.py, not in the repository, tested that: it divided the "
+        "minibatch's centred advantages by the standard deviation of every advantage of the run so far (running "
+        "moments, updated with each rollout before its update) instead of the minibatch's. Its variant is "
+        "ppo_lstm_runadv below, on tuning seeds 11-30 on the AMD EPYC of family 25 model 1, two runs at a time (`python "
+        "benchmark/run.py --suite tuning_cartpolenovel_runadv_epyc_avx2 --seeds 11 21 12 22 13 23 14 24 15 25 16 26 17 "
+        "27 18 28 19 29 20 30 --workers 2 --env-ids CartPoleNoVel-v1 --scripts ppo_lstm_runadv.py`, with the copy "
+        "beside ppo_lstm.py). Its updates were smaller early as well (mean approximate KL at 30-40k 2.5e-3 to 5.4e-3 "
+        "against the defaults' 3.5e-3 to 8.8e-3), and late falls remained: on seeds 11-20, 7 of 10 at 475 or more "
+        "against the "
+        "defaults' 9 (tuning_cartpolenovel_final_gamma_epyc_avx2), median 28,712 steps to 475 against 45,368 "
+        "(sooner on 8 of 10); on seeds 21-30, 10 against 8, 38,188 against 33,800 (sooner on 3). One block each way, "
+        "as every steadier before, so it was not made a flag:"])  # fmt: skip
     parts += suite_section("norm_obs_until", [
         "ppo_lstm.py on CartPoleNoVel-v1 with the observation statistics updated to the end of training "
         "(`--norm-obs-until 1`, the default before) and frozen halfway through (`--norm-obs-until 0.5`, the default "
