@@ -639,7 +639,7 @@ def main() -> None:
         "8 and 8 of 10 against 9 and 9, with a median of 31,960 and 37,660 steps to 475 against 40,928 and 37,760 "
         "(sooner on 7 and 5 of 10); with `--learning-rate 7e-4` as well, on 10 and 9, 40,316 and 32,856 (sooner on 5 "
         "and 5); `--num-minibatches 2 --final-gamma 0.995 --norm-obs-until 0.3` on 10 and 8, 33,404 and 25,544 "
-        "(sooner on 5 and 8). The last was sooner on the median on both blocks, so it ran on seeds 1-10 beside the "
+        "(sooner on 5 and 8). The last had the lower median on both blocks, so it ran on seeds 1-10 beside the "
         "peer (the next table):"])  # fmt: skip
     parts += results_section(
         "peer_reach_xeon16_nmb2c.json",
