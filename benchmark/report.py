@@ -30,6 +30,60 @@ def suite_table(suite: str) -> str:
     return plot.markdown_table(runs, curves)
 
 
+def seed_rows(source: str, threshold: float) -> dict[int, tuple[float, int | None]]:
+    """seed -> (evaluation at the end, steps until the last-20 training mean first reached the threshold) of one
+    variant: `suite:variant` (the steps from the suite's curves), `file.json:flags` (the rows of a tuning file with
+    those flags) or `peer_reach_X.json:script` (one contender's rows of a peer comparison), the steps as a file recorded
+    them."""
+    name, key = source.split(":", 1)
+    if name.endswith(".json"):
+        with open(os.path.join(RESULTS, name)) as f:
+            runs = json.load(f)["runs"]
+        return {r["seed"]: (r["eval_mean_return"], r.get("steps_to_threshold", r.get(f"steps_to_{threshold:g}")))
+                for r in runs if r.get("script", r.get("flags")) == key}  # fmt: skip
+    runs, curves = plot.load(os.path.join(RESULTS, name))
+    return {int(r["seed"]): (float(r["eval_mean_return"]), plot.steps_to_threshold(curves.get(r["run"], []), threshold))
+            for r in runs if r["variant"] == key}  # fmt: skip
+
+
+def seed_blocks_table(candidates: list[str], baseline: list[str], threshold: float = 475,
+                      blocks: tuple = ((11, 20), (21, 30))) -> str:  # fmt: skip
+    """Candidates against a baseline block by block of seeds (sources as seed_rows takes them; a seed found in
+    several baseline sources is taken from the first): evaluations at the threshold or more, the median steps to it,
+    and on how many seeds of the block the candidate got there first."""
+    base = {}
+    for source in reversed(baseline):
+        base.update(seed_rows(source, threshold))
+    lines = [f"| variant | seeds | eval >= {threshold:g}: variant / baseline | median steps to {threshold:g}: variant / "
+             "baseline | first there (seeds): variant / baseline |", "|---|---|---|---|---|"]  # fmt: skip
+    for source in candidates:
+        rows = seed_rows(source, threshold)
+        for low, high in blocks:
+            seeds = [seed for seed in sorted(rows) if low <= seed <= high and seed in base]
+            if not seeds:
+                continue
+            pair = [rows, base]
+            at = [sum(r[s][0] >= threshold for s in seeds) for r in pair]
+            median = [plot.median_steps_text([r[s][1] for s in seeds]) for r in pair]
+            first = first_counts(*([r[s][1] or float("inf") for s in seeds] for r in pair))
+            lines.append(f"| {source.split(':', 1)[1] or 'defaults'} | {low}-{high} | {at[0]} / {at[1]} of {len(seeds)} | "
+                         f"{median[0]} / {median[1]} | {first[0]} / {first[1]} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+# the defaults' rows on the tuning seeds of CartPoleNoVel-v1, by CPU model (seed_rows sources; the first holding a seed)
+XEON_DEFAULTS = ["tuning_cartpolenovel_norm_adv_xeon16:ppo_lstm", "tuning_cartpolenovel_xeon.json:--norm-obs-until 0.5"]
+EPYC_AVX2_DEFAULTS = ["tuning_cartpolenovel_final_gamma_epyc_avx2:ppo_lstm"]
+
+
+def blocks_lines(candidates: list[str], baseline: list[str], **kwargs) -> list[str]:
+    """seed_blocks_table's README lines; none if a source's file is missing."""
+    names = {source.split(":", 1)[0] for source in candidates + baseline}
+    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in names):
+        return []
+    return [seed_blocks_table(candidates, baseline, **kwargs), ""]
+
+
 def speed_tables(name: str = "speed.json") -> str:
     with open(os.path.join(RESULTS, "speed", name)) as f:
         speed = json.load(f)
@@ -597,7 +651,9 @@ def main() -> None:
         "against the defaults' rows in tuning_cartpolenovel_final_gamma_epyc_avx2: on seeds 11-20, 8 of 10 at 475 or "
         "more against 9, median steps to 475 36,964 against 45,368 (sooner on 6 of 10); on seeds 21-30, 8 against 8, "
         "38,584 against 33,800 (sooner on 4). It reaches sooner on one block and later on the other, and no more seeds "
-        "hold at the end, so advantages stay normalised by default:"])  # fmt: skip
+        "hold at the end, so advantages stay normalised by default (the suite's table, then block by block against the "
+        "defaults, seed for seed; report.py's seed_blocks_table writes such tables from the results files):"])  # fmt: skip
+    parts += blocks_lines(["tuning_cartpolenovel_norm_adv_epyc_avx2:ppo_lstm__no_norm_adv"], EPYC_AVX2_DEFAULTS)
     parts += suite_section("tuning_cartpolenovel_norm_adv_xeon16", [
         "The same on the 16-core Intel Xeon of a GPU host (family 6 model 207), with the defaults beside it on seeds "
         "11-20 (`python benchmark/run.py --suite tuning_cartpolenovel_norm_adv_xeon16 --seeds 11 12 13 14 15 16 17 18 "
@@ -608,6 +664,7 @@ def main() -> None:
         "seeds 21-30 (its steps by the progress lines, every 256 steps). On seeds 11-20, 10 of 10 at 475 or more "
         "against 9, median 32,880 against 40,928 (sooner on 8 of 10); on seeds 21-30, 9 against 9, 37,832 against "
         "37,760 (sooner on 6; seed 25 fell to 164.6 at the end). A lead on one block here too, not on both:"])  # fmt: skip
+    parts += blocks_lines(["tuning_cartpolenovel_norm_adv_xeon16:ppo_lstm__no_norm_adv"], XEON_DEFAULTS)
     parts += suite_section("tuning_cartpolenovel_vloss_epyc_avx2", [
         "The value loss unclipped (`--no-clip-vloss`; the clip range, annealed to 0 with the learning rate, also "
         "bounds how far the critic moves late in a run), on the same CPU and seeds as the first of these two tables "
@@ -619,6 +676,8 @@ def main() -> None:
         "with `--scripts \"ppo_lstm.py --no-clip-vloss --no-norm-adv\"`) drew with the defaults: 9 and 8 of 10 at "
         "475 or more against 9 and 8, medians 42,880 and 39,476 against 45,368 and 33,800 (sooner on 6 and 3 of 10). "
         "The value loss stays clipped:"])  # fmt: skip
+    parts += blocks_lines([f"tuning_cartpolenovel_vloss_epyc_avx2:ppo_lstm__{v}"
+                           for v in ("no_clip_vloss", "no_clip_vloss__no_norm_adv")], EPYC_AVX2_DEFAULTS)
     parts += suite_section("cartpolenovel_vloss_epyc_avx2", [
         "`--no-clip-vloss` on seeds 1-10, on the same CPU (`python benchmark/run.py --suite "
         "cartpolenovel_vloss_epyc_avx2 --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 --env-ids CartPoleNoVel-v1 --scripts "
@@ -641,13 +700,16 @@ def main() -> None:
         "and 5); `--num-minibatches 2 --final-gamma 0.995 --norm-obs-until 0.3` on 10 and 8, 33,404 and 25,544 "
         "(sooner on 5 and 8). The last had the lower median on both blocks, so it ran on seeds 1-10 beside the "
         "peer (the next table):"])  # fmt: skip
+    parts += blocks_lines([f"tuning_cartpolenovel_nmb2_xeon16:ppo_lstm__num_minibatches_2__{v}" for v in (
+        "no_norm_adv", "no_norm_adv__learning_rate_7e_4", "final_gamma_0.995__norm_obs_until_0.3")], XEON_DEFAULTS)
     parts += results_section(
         "peer_reach_xeon16_nmb2c.json",
         "`--num-minibatches 2 --final-gamma 0.995 --norm-obs-until 0.3` on seeds 1-10 on the same host, ten runs at a "
         "time (`python benchmark/peer_reach.py --task lstm --tag xeon16_nmb2c --ours-flags=\"--num-minibatches 2 "
-        "--final-gamma 0.995 --norm-obs-until 0.3\" --workers 10`), beside the peer's rows of peer_reach_xeon16.json, "
-        "copied into the results file before the run: the harness keeps the rows it holds for the same CPU model, and "
-        "the peer's rows came out the same, seed for seed, on the 2-core and the 16-core Intel Xeon. A median of 27,928 "
+        "--final-gamma 0.995 --norm-obs-until 0.3\" --workers 10`). Not a same-run comparison: the peer did not run "
+        "beside it. Its rows are those of peer_reach_xeon16.json, copied into the results file before the run (the "
+        "harness keeps the rows it holds for the same CPU model; the peer's rows had come out the same, seed for seed, "
+        "on the 2-core and the 16-core Intel Xeon), and the peer is to run again beside it. A median of 27,928 "
         "steps to 475 against the peer's 28,396 and the defaults' 40,588 (sooner than the defaults on 9 of 10 seeds, "
         "than the peer on 3), but 8 of 10 at 475 or more at 100k against the defaults' 10 and the peer's 9: seeds 1 "
         "and 2 reached 475 by 27k steps and fell back in the last 30k (their last-20 means at 100k: 421 and 332). Faster "
@@ -665,34 +727,38 @@ def main() -> None:
         "on 9 and 9 of 10 against 9 and 8, with a median of 35,848 and 26,720 steps to 475 against 45,368 and 33,800 "
         "(sooner on 8 and 6 of 10); the second on 9 and 8, 50,548 and 46,540 (sooner on 4 and 2), later than the "
         "defaults on both blocks:"])  # fmt: skip
+    parts += blocks_lines([f"tuning_cartpolenovel_nmb2_epyc_avx2:ppo_lstm__num_minibatches_2__{v}" for v in (
+        "final_gamma_0.995__norm_obs_until_0.3", "no_clip_vloss")], EPYC_AVX2_DEFAULTS)
     parts += suite_section("cartpolenovel_nmb2c_epyc_avx2", [
         "The first of the two, with a lower median than the defaults on both blocks on both CPU models, on seeds 1-10 "
         "on this CPU (`python benchmark/run.py --suite cartpolenovel_nmb2c_epyc_avx2 --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 "
         "--env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --num-minibatches 2 --final-gamma 0.995 --norm-obs-until "
-        "0.3\"`), against the rows of the peer comparison on this CPU model (peer_reach_epyc_avx2.json): at 475 or more "
+        "0.3\"`), against the rows of the peer comparison on this CPU model (peer_reach_epyc_avx2.json: another run, "
+        "so not a same-run comparison with the peer; the first table below has the defaults as its baseline, the second "
+        "the peer): at 475 or more "
         "on 8 of 10 (seeds 3 and 9 at 274.2 and 295.8) against the defaults' 8 and the peer's 7, a median of 34,196 "
         "steps to 475 against the defaults' 33,588 and the peer's 42,840 (sooner than the defaults on 6 of 10, than "
         "the peer on 7). Its lead on the tuning seeds did not carry over here, and on the Intel Xeon it held fewer "
         "seeds at the end than the defaults (8 of 10 against 10): the defaults stay:"])  # fmt: skip
+    for contender in ("ppo_lstm.py", "sb3-contrib"):  # the baseline: our defaults, then the peer
+        parts += blocks_lines(["cartpolenovel_nmb2c_epyc_avx2:ppo_lstm__num_minibatches_2__final_gamma_0.995__"
+                               "norm_obs_until_0.3"], [f"peer_reach_epyc_avx2.json:{contender}"], blocks=((1, 10),))
     parts += suite_section("tuning_cartpolenovel_runadv_epyc_avx2", [
-        "Late in a run the policy's updates are small: in the defaults' runs on tuning seeds 11-30 here, their mean "
-        "approximate KL after 70k steps is 4% to 12% of that at 30-40k. Yet where a run falls back late, its sampled "
-        "training episodes fall with its evaluation (the last-20 means of the first candidate's seeds 3 and 9 above: "
-        "137.8 and 422.2 at the end), so the fall is learned, not a gap between the sampled and the most likely action. One "
-        "thing that could drive it is the "
-        "critic's noise, scaled up to full-size steps by normalising the advantages over a minibatch where every "
+        "Where a run falls back late, its sampled training episodes fall with its evaluation (the last-20 means of "
+        "the first candidate's seeds 3 and 9 above: 137.8 and 422.2 at the end), so the fall is learned, not a gap "
+        "between the sampled and the most likely action. One thing that could drive it is the critic's noise, "
+        "scaled up to full-size steps by normalising the advantages over a minibatch where every "
         "episode reaches the limit. A copy of ppo_lstm.py, not in the repository, tested that: it divided the "
         "minibatch's centred advantages by the standard deviation of every advantage of the run so far (running "
         "moments, updated with each rollout before its update) instead of the minibatch's. Its variant is "
         "ppo_lstm_runadv below, on tuning seeds 11-30 on the AMD EPYC of family 25 model 1, two runs at a time (`python "
         "benchmark/run.py --suite tuning_cartpolenovel_runadv_epyc_avx2 --seeds 11 21 12 22 13 23 14 24 15 25 16 26 17 "
         "27 18 28 19 29 20 30 --workers 2 --env-ids CartPoleNoVel-v1 --scripts ppo_lstm_runadv.py`, with the copy "
-        "beside ppo_lstm.py). Its updates were smaller early as well (mean approximate KL at 30-40k 2.5e-3 to 5.4e-3 "
-        "against the defaults' 3.5e-3 to 8.8e-3), and late falls remained: on seeds 11-20, 7 of 10 at 475 or more "
-        "against the "
+        "beside ppo_lstm.py). Late falls remained: on seeds 11-20, 7 of 10 at 475 or more against the "
         "defaults' 9 (tuning_cartpolenovel_final_gamma_epyc_avx2), median 28,712 steps to 475 against 45,368 "
         "(sooner on 8 of 10); on seeds 21-30, 10 against 8, 38,188 against 33,800 (sooner on 3). One block each way, "
         "as every steadier before, so it was not made a flag:"])  # fmt: skip
+    parts += blocks_lines(["tuning_cartpolenovel_runadv_epyc_avx2:ppo_lstm_runadv"], EPYC_AVX2_DEFAULTS)
     parts += suite_section("norm_obs_until", [
         "ppo_lstm.py on CartPoleNoVel-v1 with the observation statistics updated to the end of training "
         "(`--norm-obs-until 1`, the default before) and frozen halfway through (`--norm-obs-until 0.5`, the default "

@@ -224,6 +224,23 @@ def test_eval_blocks_table_counts_the_first_block_every_block_and_the_whole_eval
         "| B-v1 | 1 | 10 | 0/1 | 0/1 | 0/1 | -425.0 | -2000 |"]
 
 
+def test_seed_blocks_table_sets_each_block_against_the_baseline_seed_for_seed(tmp_path, monkeypatch):
+    write_results(tmp_path / "s")  # variant a: seed 1 reaches 475 at step 2,900 and evaluates 500; seed 2 never, 300
+    tuning = [{"flags": "", "seed": 1, "eval_mean_return": 500.0, "steps_to_475": 2000},
+              {"flags": "", "seed": 2, "eval_mean_return": 475.0, "steps_to_475": 4000},  # at the threshold: counts
+              {"flags": "--x", "seed": 2, "eval_mean_return": 0.0, "steps_to_475": 1}]  # other flags: left out  # fmt: skip
+    (tmp_path / "t.json").write_text(json.dumps({"runs": tuning}))
+    peer = [{"script": "p", "seed": 1, "eval_mean_return": 100.0, "steps_to_threshold": 5000}]
+    (tmp_path / "peer.json").write_text(json.dumps({"runs": peer}))
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    # the first baseline source holding a seed gives it: seed 1 from peer.json, seed 2 from t.json; a block with no
+    # seed of both is left out
+    table = report.seed_blocks_table(["s:a"], ["peer.json:p", "t.json:"], blocks=((1, 1), (1, 2), (3, 4)))
+    assert table.splitlines()[2:] == [
+        "| a | 1-1 | 1 / 0 of 1 | 2,900 (1/1 reached) / 5,000 (1/1 reached) | 1 / 0 |",
+        "| a | 1-2 | 1 / 1 of 2 | not reached (1/2 reached) / 4,500 (2/2 reached) | 1 / 1 |"]
+
+
 def test_sooner_line_counts_seed_for_seed_and_tests_the_two_sets_of_steps():
     ours = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([100, 200, 300, 400, None], start=1)}
     peer = {seed: {"steps_to_threshold": steps} for seed, steps in enumerate([600, 700, 800, 900, 1000, 1], start=1)}
