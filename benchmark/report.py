@@ -30,19 +30,21 @@ def suite_table(suite: str) -> str:
     return plot.markdown_table(runs, curves)
 
 
-def seed_rows(source: str, threshold: float) -> dict[int, tuple[float, int | None]]:
-    """seed -> (evaluation at the end, steps until the last-20 training mean first reached the threshold) of one
-    variant: `suite:variant` (the steps from the suite's curves), `file.json:flags` (the rows of a tuning file with
-    those flags) or `peer_reach_X.json:script` (one contender's rows of a peer comparison), the steps as a file recorded
-    them."""
+def seed_rows(source: str, threshold: float) -> dict[int, dict]:
+    """seed -> {"eval_mean_return", "steps_to_threshold"} (the evaluation at the end, and the steps until the last-20
+    training mean first reached the threshold, as peer_reach.py's rows have them) of one variant: `suite:variant` (the
+    steps from the suite's curves), `file.json:flags` (the rows of a tuning file with those flags) or
+    `peer_reach_X.json:script` (one contender's rows of a peer comparison), the steps as a file recorded them."""
     name, key = source.split(":", 1)
     if name.endswith(".json"):
         with open(os.path.join(RESULTS, name)) as f:
             runs = json.load(f)["runs"]
-        return {r["seed"]: (r["eval_mean_return"], r.get("steps_to_threshold", r.get(f"steps_to_{threshold:g}")))
+        return {r["seed"]: {"eval_mean_return": r["eval_mean_return"],
+                            "steps_to_threshold": r.get("steps_to_threshold", r.get(f"steps_to_{threshold:g}"))}
                 for r in runs if r.get("script", r.get("flags")) == key}  # fmt: skip
     runs, curves = plot.load(os.path.join(RESULTS, name))
-    return {int(r["seed"]): (float(r["eval_mean_return"]), plot.steps_to_threshold(curves.get(r["run"], []), threshold))
+    return {int(r["seed"]): {"eval_mean_return": float(r["eval_mean_return"]),
+                             "steps_to_threshold": plot.steps_to_threshold(curves.get(r["run"], []), threshold)}
             for r in runs if r["variant"] == key}  # fmt: skip
 
 
@@ -62,10 +64,10 @@ def seed_blocks_table(candidates: list[str], baseline: list[str], threshold: flo
             seeds = [seed for seed in sorted(rows) if low <= seed <= high and seed in base]
             if not seeds:
                 continue
-            pair = [rows, base]
-            at = [sum(r[s][0] >= threshold for s in seeds) for r in pair]
-            median = [plot.median_steps_text([r[s][1] for s in seeds]) for r in pair]
-            first = first_counts(*([r[s][1] or float("inf") for s in seeds] for r in pair))
+            pair = [{seed: r[seed] for seed in seeds} for r in (rows, base)]
+            at = [sum(row["eval_mean_return"] >= threshold for row in r.values()) for r in pair]
+            median = [plot.median_steps_text([row["steps_to_threshold"] for row in r.values()]) for r in pair]
+            first = first_counts(*both_steps(*pair))
             lines.append(f"| {source.split(':', 1)[1] or 'defaults'} | {low}-{high} | {at[0]} / {at[1]} of {len(seeds)} | "
                          f"{median[0]} / {median[1]} | {first[0]} / {first[1]} |")  # fmt: skip
     return "\n".join(lines)
