@@ -706,12 +706,12 @@ def main() -> None:
         "no_norm_adv", "no_norm_adv__learning_rate_7e_4", "final_gamma_0.995__norm_obs_until_0.3")], XEON_DEFAULTS)
     parts += results_section(
         "peer_reach_xeon16_nmb2c.json",
-        "`--num-minibatches 2 --final-gamma 0.995 --norm-obs-until 0.3` on seeds 1-10 on the same host, ten runs at a "
-        "time (`python benchmark/peer_reach.py --task lstm --tag xeon16_nmb2c --ours-flags=\"--num-minibatches 2 "
-        "--final-gamma 0.995 --norm-obs-until 0.3\" --workers 10`). Not a same-run comparison: the peer did not run "
-        "beside it. Its rows are those of peer_reach_xeon16.json, copied into the results file before the run (the "
-        "harness keeps the rows it holds for the same CPU model; the peer's rows had come out the same, seed for seed, "
-        "on the 2-core and the 16-core Intel Xeon), and the peer is to run again beside it. A median of 27,928 "
+        "`--num-minibatches 2 --final-gamma 0.995 --norm-obs-until 0.3` on seeds 1-10 on the same host, the peer in "
+        "the same run beside it on the same seeds, sixteen runs at a time (`python "
+        "benchmark/peer_reach.py --task lstm --tag xeon16_nmb2c --ours-flags=\"--num-minibatches 2 --final-gamma 0.995 "
+        "--norm-obs-until 0.3\" --workers 16`). A first invocation had run ours alone beside the peer's rows copied in "
+        "from peer_reach_xeon16.json; run again with the peer beside it, every row of both (steps to 475, evaluation, "
+        "curve) came out as before, only the seconds differ, and the file holds the same-run rows. A median of 27,928 "
         "steps to 475 against the peer's 28,396 and the defaults' 40,588 (sooner than the defaults on 9 of 10 seeds, "
         "than the peer on 3), but 8 of 10 at 475 or more at 100k against the defaults' 10 and the peer's 9: seeds 1 "
         "and 2 reached 475 by 27k steps and fell back in the last 30k (their last-20 means at 100k: 421 and 332). Faster "
