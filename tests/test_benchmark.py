@@ -207,6 +207,26 @@ def test_standing_table_has_one_line_per_comparison_ours_first(tmp_path, monkeyp
         "| 500.0 / - | 1 / - of 1 | b.json |"]  # fmt: skip
 
 
+def test_pooled_table_counts_each_seed_of_each_results_file_as_one_run_a_side(tmp_path, monkeypatch):
+    def results(rows):  # (script, seed, steps to the threshold, evaluation)
+        return json.dumps({"threshold": 475.0, "runs": [
+            {"script": a, "seed": b, "steps_to_threshold": c, "eval_mean_return": d} for a, b, c, d in rows]})  # fmt: skip
+
+    (tmp_path / "a.json").write_text(results([
+        ("ppo_lstm.py", 1, 10_000, 500.0), ("sb3-contrib", 1, 20_000, 400.0),
+        ("ppo_lstm.py", 2, None, 300.0), ("sb3-contrib", 2, 5_000, 475.0),  # at the threshold: counts
+        ("ppo_lstm.py", 3, 1_000, 500.0)]))  # no peer row: left out  # fmt: skip
+    (tmp_path / "b.json").write_text(results([("sb3-contrib", 1, 30_000, 480.0), ("ppo_lstm.py", 1, 30_000, 470.0),
+                                              ("sb3-contrib", 2, 3_000, 480.0), ("ppo_lstm.py", 2, 2_000, 500.0)]))
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    monkeypatch.setattr(report, "POOLED", [("T", ["a.json", "missing.json", "b.json"]), ("U", ["missing.json"])])
+    # ours 10k, never, 30k, 2k against 20k, 5k, 30k, 3k: first on two and one (a tie for neither); evaluated at 475 or
+    # more on 2 (500, 500) against 3 (475, 480, 480)
+    assert report.pooled_table().splitlines()[2:] == [
+        "| T (threshold 475) | a.json, b.json | 4 | 20,000 (3/4 reached) / 12,500 (4/4 reached) | 2 / 1 of 4 | 0.77 "
+        "| 442.5 / 458.8 | 2 / 3 of 4 | 1.00 |"]  # fmt: skip
+
+
 def test_eval_blocks_table_counts_the_first_block_every_block_and_the_whole_evaluation(tmp_path, monkeypatch):
     suite = tmp_path / "s"
     suite.mkdir()
