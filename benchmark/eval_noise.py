@@ -36,14 +36,15 @@ class Args:
     """where the rows go"""
 
 
-def load_script():
-    spec = importlib.util.spec_from_file_location("ppo_lstm_continuous", os.path.join(ROOT, "ppo_lstm_continuous.py"))
+def load_script(name: str = "ppo_lstm_continuous"):
+    spec = importlib.util.spec_from_file_location(name, os.path.join(ROOT, f"{name}.py"))
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module
 
 
-def evaluate(script, path: str, scales: list[float], episodes: int) -> list[dict]:
+def load_agent(script, path: str) -> tuple:
+    """A checkpoint's run arguments, a fresh env of its task, its agent and its frozen observation statistics."""
     checkpoint = torch.load(path, map_location="cpu", weights_only=False)
     args = script.Args(**{k: v for k, v in checkpoint["args"].items() if k in script.Args.__dataclass_fields__})
     env = gym.make(args.env_id)
@@ -52,6 +53,11 @@ def evaluate(script, path: str, scales: list[float], episodes: int) -> list[dict
     agent.load_state_dict(checkpoint["model"])
     obs_rms = script.RunningMeanStd()
     obs_rms.__dict__.update(checkpoint["obs_rms"])
+    return args, env, agent, obs_rms
+
+
+def evaluate(script, path: str, scales: list[float], episodes: int) -> list[dict]:
+    args, env, agent, obs_rms = load_agent(script, path)
     rows = []
     for scale in scales:
         generator = torch.Generator().manual_seed(0)

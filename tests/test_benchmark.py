@@ -14,6 +14,7 @@ import torch
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
+import episode_ends  # noqa: E402
 import eval_noise  # noqa: E402
 import pendulum_optimal  # noqa: E402
 import plot  # noqa: E402
@@ -368,6 +369,26 @@ def test_eval_noise_at_scale_zero_is_the_scripts_deterministic_evaluation():
     assert rows[0]["mean_return"] == trained["eval_mean_return"]
     assert rows[1]["mean_return"] != rows[0]["mean_return"]  # the noise reaches the actions
     assert [row["episodes"] for row in rows] == [3, 3] and rows[0]["mean_length"] == 200  # PendulumNoVel's time limit
+
+
+def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_episode():
+    import ppo_lstm as script
+
+    trained = script.main(script.Args(total_timesteps=128, num_envs=4, num_steps=16, update_epochs=1, eval_episodes=3,
+                                      save_model=True, seed=3))  # fmt: skip
+    run = episode_ends.episodes(episode_ends.load_script("ppo_lstm"), trained["checkpoint"], 3)
+    assert [row["return"] for row in run["episodes"]] == trained["eval_returns"]  # the run's own evaluation episodes
+    assert run["seed"] == 3 and run["env_id"] == "CartPoleNoVel-v1"
+    assert run["flags"] == "--eval-episodes 3 --total-timesteps 128 --num-envs 4 --num-steps 16 --update-epochs 1"
+    for row in run["episodes"]:  # an untrained policy: the pole falls, well inside the track
+        assert row["end"] == "pole" and abs(row["final_angle"]) > 0.2095 and row["max_abs_x"] < 2.4
+
+    env = gym.make("CartPole-v1")
+    env.reset(seed=0)
+    for state, terminated, end in [((-2.41, 0.0, 0.05, 0.0), True, "cart"), ((2.3, 0.0, -0.21, 0.0), True, "pole"),
+                                   ((2.3, 0.0, 0.05, 0.0), False, "time limit"), ((0.0, 0.0, 0.0, 0.0), True, "other")]:
+        env.unwrapped.state = np.array(state)
+        assert episode_ends.end_of(env, terminated) == end
 
 
 def test_eval_noise_is_correlated_as_the_checkpoint_was_trained(monkeypatch):

@@ -1,0 +1,79 @@
+"""Why the evaluation episodes of trained ppo_lstm.py checkpoints on CartPoleNoVel-v1 (or CartPole-v1) end: the cart
+leaving the track (|x| > 2.4), the pole falling (|angle| > 12 degrees) or the time limit. The episodes are the script's
+own deterministic evaluation, started the same way, so their returns are the run's eval_returns.
+
+    python ppo_lstm.py --seed 16 --save-model          # then, for its checkpoint:
+    python benchmark/episode_ends.py --checkpoints runs/CartPoleNoVel-v1__ppo_lstm__16__*/ppo_lstm.pt
+
+writes benchmark/results/episode_ends.json (a few seconds per checkpoint)
+"""
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+
+import gymnasium as gym
+import numpy as np
+import torch
+import tyro
+from eval_noise import ROOT, load_agent, load_script
+
+
+@dataclass
+class Args:
+    checkpoints: list[str]
+    """checkpoints written by ppo_lstm.py --save-model on a CartPole task"""
+    episodes: int = 10
+    """episodes per checkpoint, started as the script's evaluation starts them"""
+    out: str = os.path.join(ROOT, "benchmark", "results", "episode_ends.json")
+    """where the rows go"""
+
+
+def end_of(env: gym.Env, terminated: bool) -> str:
+    """What ended a CartPole episode, read from the physical state at its last step."""
+    cart = env.unwrapped
+    x, _, angle, _ = cart.state
+    if not terminated:
+        return "time limit"
+    return "cart" if abs(x) > cart.x_threshold else "pole" if abs(angle) > cart.theta_threshold_radians else "other"
+
+
+def episodes(script, path: str, count: int) -> dict:
+    args, env, agent, obs_rms = load_agent(script, path)
+    rows = []
+    for episode in range(count):
+        obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # the script's evaluation episodes
+        state, start, total, xs, ended = agent.get_initial_state(1), torch.ones(1), 0.0, [], False
+        while not ended:
+            x = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32).view(1, -1)
+            with torch.no_grad():
+                action, _, _, _, state = agent.get_action_and_value(x, state, start, deterministic=True)
+            obs, reward, terminated, truncated, _ = env.step(action[0].numpy())
+            total, ended, start = total + float(reward), terminated or truncated, torch.zeros(1)
+            xs.append(float(env.unwrapped.state[0]))
+        rows.append({"return": total, "end": end_of(env, terminated), "final_x": xs[-1],
+                     "final_angle": float(env.unwrapped.state[2]), "max_abs_x": float(np.max(np.abs(xs)))})  # fmt: skip
+    env.close()
+    ends = [row["end"] for row in rows]
+    print(f"{path}: mean return {np.mean([row['return'] for row in rows]):.1f}; ended by "
+          + ", ".join(f"{end} {ends.count(end)}" for end in ("cart", "pole", "time limit", "other")))  # fmt: skip
+    defaults = vars(script.Args())
+    flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
+                     if v != defaults[k] and k not in ("seed", "save_model", "env_id"))  # fmt: skip
+    return {"checkpoint": os.path.basename(os.path.dirname(path)), "env_id": args.env_id, "seed": args.seed,
+            "flags": flags, "episodes": rows}  # fmt: skip
+
+
+def main(args: Args) -> None:
+    torch.set_num_threads(1)
+    script = load_script("ppo_lstm")
+    runs = [episodes(script, path, args.episodes) for path in args.checkpoints]
+    command = " ".join(["python benchmark/episode_ends.py", *sys.argv[1:]])
+    with open(args.out, "w") as f:
+        json.dump({"command": command, "gymnasium": gym.__version__, "runs": runs}, f, indent=1)
+    print(f"written: {args.out}")
+
+
+if __name__ == "__main__":
+    main(tyro.cli(Args, args=sys.argv[1:]))
