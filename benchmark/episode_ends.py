@@ -8,7 +8,6 @@ own deterministic evaluation, started the same way, so their returns are the run
 writes benchmark/results/episode_ends.json (a few seconds per checkpoint)
 """
 
-import json
 import os
 import sys
 from dataclasses import dataclass
@@ -17,7 +16,7 @@ import gymnasium as gym
 import numpy as np
 import torch
 import tyro
-from eval_noise import ROOT, load_agent, load_script
+from eval_noise import ROOT, load_agent, load_script, write_results
 
 
 @dataclass
@@ -69,10 +68,7 @@ def main(args: Args) -> None:
     torch.set_num_threads(1)
     script = load_script("ppo_lstm")
     runs = [episodes(script, path, args.episodes) for path in args.checkpoints]
-    command = " ".join(["python benchmark/episode_ends.py", *sys.argv[1:]])
-    with open(args.out, "w") as f:
-        json.dump({"command": command, "gymnasium": gym.__version__, "runs": runs}, f, indent=1)
-    print(f"written: {args.out}")
+    write_results(args.out, "episode_ends.py", runs=runs)
 
 
 if __name__ == "__main__":

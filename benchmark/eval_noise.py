@@ -95,10 +95,15 @@ def main(args: Args) -> None:
     torch.set_num_threads(1)
     script = load_script()
     rows = [row for path in args.checkpoints for row in evaluate(script, path, args.scales, args.episodes)]
-    command = " ".join(["python benchmark/eval_noise.py", *sys.argv[1:]])
-    with open(args.out, "w") as f:
-        json.dump({"command": command, "gymnasium": gym.__version__, "rows": rows}, f, indent=1)
-    print(f"written: {args.out}")
+    write_results(args.out, "eval_noise.py", rows=rows)
+
+
+def write_results(path: str, name: str, **results) -> None:
+    """A results file of benchmark/`name`: the command that made it, gymnasium's version, and the results."""
+    command = " ".join([f"python benchmark/{name}", *sys.argv[1:]])
+    with open(path, "w") as f:
+        json.dump({"command": command, "gymnasium": gym.__version__, **results}, f, indent=1)
+    print(f"written: {path}")
 
 
 if __name__ == "__main__":
