@@ -5,7 +5,7 @@ own deterministic evaluation, started the same way, so their returns are the run
     python ppo_lstm.py --seed 16 --save-model          # then, for its checkpoint:
     python benchmark/episode_ends.py --checkpoints runs/CartPoleNoVel-v1__ppo_lstm__16__*/ppo_lstm.pt
 
-writes benchmark/results/episode_ends.json (a few seconds per checkpoint)
+writes benchmark/results/episode_ends.json (a few seconds per checkpoint; --out names another file there)
 """
 
 import os
@@ -25,8 +25,10 @@ class Args:
     """checkpoints written by ppo_lstm.py --save-model on a CartPole task"""
     episodes: int = 10
     """episodes per checkpoint, started as the script's evaluation starts them"""
-    out: str = os.path.join(ROOT, "benchmark", "results", "episode_ends.json")
-    """where the rows go"""
+    max_steps: int | None = None
+    """play on past the env's time limit up to this many steps (None: the env's limit ends an episode)"""
+    out: str = "episode_ends.json"
+    """the results file, under benchmark/results"""
 
 
 def end_of(env: gym.Env, terminated: bool) -> str:
@@ -38,19 +40,20 @@ def end_of(env: gym.Env, terminated: bool) -> str:
     return "cart" if abs(x) > cart.x_threshold else "pole" if abs(angle) > cart.theta_threshold_radians else "other"
 
 
-def episodes(script, path: str, count: int) -> dict:
+def episodes(script, path: str, count: int, max_steps: int | None = None) -> dict:
     args, env, agent, obs_rms = load_agent(script, path)
     rows = []
     for episode in range(count):
         obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # the script's evaluation episodes
         state, start, total, xs, ended = agent.get_initial_state(1), torch.ones(1), 0.0, [], False
-        while not ended:
+        while not ended:  # past the time limit (with max_steps) CartPole steps on as before it
             x = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32).view(1, -1)
             with torch.no_grad():
                 action, _, _, _, state = agent.get_action_and_value(x, state, start, deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(action[0].numpy())
-            total, ended, start = total + float(reward), terminated or truncated, torch.zeros(1)
             xs.append(float(env.unwrapped.state[0]))
+            cut = len(xs) >= max_steps if max_steps else truncated
+            total, ended, start = total + float(reward), terminated or cut, torch.zeros(1)
         rows.append({"return": total, "end": end_of(env, terminated), "final_x": xs[-1],
                      "final_angle": float(env.unwrapped.state[2]), "max_abs_x": float(np.max(np.abs(xs)))})  # fmt: skip
     env.close()
@@ -61,14 +64,14 @@ def episodes(script, path: str, count: int) -> dict:
     flags = " ".join(f"--{k.replace('_', '-')} {v}" for k, v in vars(args).items()
                      if v != defaults[k] and k not in ("seed", "save_model", "env_id"))  # fmt: skip
     return {"checkpoint": os.path.basename(os.path.dirname(path)), "env_id": args.env_id, "seed": args.seed,
-            "flags": flags, "episodes": rows}  # fmt: skip
+            "flags": flags, "max_steps": max_steps, "episodes": rows}  # fmt: skip
 
 
 def main(args: Args) -> None:
     torch.set_num_threads(1)
     script = load_script("ppo_lstm")
-    runs = [episodes(script, path, args.episodes) for path in args.checkpoints]
-    write_results(args.out, "episode_ends.py", runs=runs)
+    runs = [episodes(script, path, args.episodes, args.max_steps) for path in args.checkpoints]
+    write_results(os.path.join(ROOT, "benchmark", "results", args.out), "episode_ends.py", runs=runs)
 
 
 if __name__ == "__main__":

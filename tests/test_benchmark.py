@@ -371,7 +371,7 @@ def test_eval_noise_at_scale_zero_is_the_scripts_deterministic_evaluation():
     assert [row["episodes"] for row in rows] == [3, 3] and rows[0]["mean_length"] == 200  # PendulumNoVel's time limit
 
 
-def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_episode():
+def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_episode(monkeypatch):
     import ppo_lstm as script
 
     trained = script.main(script.Args(total_timesteps=128, num_envs=4, num_steps=16, update_epochs=1, eval_episodes=3,
@@ -382,6 +382,15 @@ def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_e
     assert run["flags"] == "--eval-episodes 3 --total-timesteps 128 --num-envs 4 --num-steps 16 --update-epochs 1"
     for row in run["episodes"]:  # an untrained policy: the pole falls, well inside the track
         assert row["end"] == "pole" and abs(row["final_angle"]) > 0.2095 and row["max_abs_x"] < 2.4
+    assert min(row["return"] for row in run["episodes"]) > 5
+
+    # the env's time limit ends an episode, unless max_steps plays on past it: a limit of 3 steps here
+    load_agent = episode_ends.load_agent
+    monkeypatch.setattr(episode_ends, "load_agent", lambda *a: (lambda args, env, *rest: (
+        args, gym.wrappers.TimeLimit(env, 3), *rest))(*load_agent(*a)))  # fmt: skip
+    for max_steps, length in [(None, 3), (5, 5)]:
+        run = episode_ends.episodes(episode_ends.load_script("ppo_lstm"), trained["checkpoint"], 2, max_steps)
+        assert [(row["return"], row["end"]) for row in run["episodes"]] == [(length, "time limit")] * 2
 
     env = gym.make("CartPole-v1")
     env.reset(seed=0)
