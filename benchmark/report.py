@@ -812,16 +812,24 @@ def main() -> None:
         "The first of the two, with a lower median than the defaults on both blocks on both CPU models, on seeds 1-10 "
         "on this CPU (`python benchmark/run.py --suite cartpolenovel_nmb2c_epyc_avx2 --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 "
         "--env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --num-minibatches 2 --final-gamma 0.995 --norm-obs-until "
-        "0.3\"`), against the rows of the peer comparison on this CPU model (peer_reach_epyc_avx2.json: another run, "
-        "so not a same-run comparison with the peer; the first table below has the defaults as its baseline, the second "
-        "the peer): at 475 or more "
+        "0.3\"`), against the defaults' rows of the peer comparison on this CPU model (peer_reach_epyc_avx2.json) and "
+        "the peer run again beside it in one invocation (the last table of this section; every row of both came out as "
+        "before, ours as in this suite and the peer's as in peer_reach_epyc_avx2.json, its curves included). The first "
+        "table below has the defaults as its baseline, the second the peer of the same run: at 475 or more "
         "on 8 of 10 (seeds 3 and 9 at 274.2 and 295.8) against the defaults' 8 and the peer's 7, a median of 34,196 "
         "steps to 475 against the defaults' 33,588 and the peer's 42,840 (sooner than the defaults on 6 of 10, than "
         "the peer on 7). Its lead on the tuning seeds did not carry over here, and on the Intel Xeon it held fewer "
         "seeds at the end than the defaults (8 of 10 against 10): the defaults stay:"])  # fmt: skip
-    for contender in ("ppo_lstm.py", "sb3-contrib"):  # the baseline: our defaults, then the peer
+    for baseline in ("peer_reach_epyc_avx2.json:ppo_lstm.py", "peer_reach_epyc_avx2_nmb2c.json:sb3-contrib"):
         parts += blocks_lines(["cartpolenovel_nmb2c_epyc_avx2:ppo_lstm__num_minibatches_2__final_gamma_0.995__"
-                               "norm_obs_until_0.3"], [f"peer_reach_epyc_avx2.json:{contender}"], blocks=((1, 10),))
+                               "norm_obs_until_0.3"], [baseline], blocks=((1, 10),))  # our defaults, then the peer
+    parts += results_section(
+        "peer_reach_epyc_avx2_nmb2c.json",
+        "The same flags beside the peer in one invocation on this CPU (`python benchmark/peer_reach.py --task lstm --tag "
+        "epyc_avx2_nmb2c --ours-flags=\"--num-minibatches 2 --final-gamma 0.995 --norm-obs-until 0.3\" --workers 1`, "
+        "stopped during the fifth seed and resumed from its file with `--workers 2`):",
+        lambda: peer_table("peer_reach_epyc_avx2_nmb2c.json"),
+        "CartPoleNoVel-v1 on the AMD EPYC with AVX2, ours with two minibatches beside the peer")
     parts += suite_section("tuning_cartpolenovel_runadv_epyc_avx2", [
         "Where a run falls back late, its sampled training episodes fall with its evaluation (the last-20 means of "
         "the first candidate's seeds 3 and 9 above: 137.8 and 422.2 at the end), so the fall is learned, not a gap "
