@@ -1,5 +1,6 @@
-"""benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table; the peer table;
-eval_noise at scale 0; the Pendulum optimum's dynamics, start states and dynamic programme."""
+"""benchmark/: the runner's command lines, skipping and collecting; the plotter's PNG and table; the peer, standing
+and pooled tables; eval_noise at scale 0; episode_ends' replay of an evaluation; the Pendulum optimum's dynamics, start
+states and dynamic programme."""
 
 import csv
 import json
