@@ -1,6 +1,8 @@
 """Why the evaluation episodes of trained ppo_lstm.py checkpoints on CartPoleNoVel-v1 (or CartPole-v1) end: the cart
 leaving the track (|x| > 2.4), the pole falling (|angle| > 12 degrees) or the time limit. The episodes are the script's
-own deterministic evaluation, started the same way, so their returns are the run's eval_returns.
+own deterministic evaluation, started the same way, so their returns are the run's eval_returns. Beside each ending,
+the critic's value (in the run's scaled rewards) at mid-episode and some steps before the end: whether it saw the end
+coming.
 
     python ppo_lstm.py --seed 16 --save-model          # then, for its checkpoint:
     python benchmark/episode_ends.py --checkpoints runs/CartPoleNoVel-v1__ppo_lstm__16__*/ppo_lstm.pt
@@ -31,6 +33,9 @@ class Args:
     """the results file, under benchmark/results"""
 
 
+VALUE_LAGS = (100, 20, 1)  # the critic's value is kept this many steps before an episode's end
+
+
 def end_of(env: gym.Env, terminated: bool) -> str:
     """What ended a CartPole episode, read from the physical state at its last step."""
     cart = env.unwrapped
@@ -45,17 +50,20 @@ def episodes(script, path: str, count: int, max_steps: int | None = None) -> dic
     rows = []
     for episode in range(count):
         obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # the script's evaluation episodes
-        state, start, total, xs, ended = agent.get_initial_state(1), torch.ones(1), 0.0, [], False
+        state, start, total, xs, values, ended = agent.get_initial_state(1), torch.ones(1), 0.0, [], [], False
         while not ended:  # past the time limit (with max_steps) CartPole steps on as before it
             x = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32).view(1, -1)
             with torch.no_grad():
+                values.append(agent.get_value(x, state, start).item())  # of the state this step acts from
                 action, _, _, _, state = agent.get_action_and_value(x, state, start, deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(action[0].numpy())
             xs.append(float(env.unwrapped.state[0]))
             cut = len(xs) >= max_steps if max_steps else truncated
             total, ended, start = total + float(reward), terminated or cut, torch.zeros(1)
         rows.append({"return": total, "end": end_of(env, terminated), "final_x": xs[-1],
-                     "final_angle": float(env.unwrapped.state[2]), "max_abs_x": float(np.max(np.abs(xs)))})  # fmt: skip
+                     "final_angle": float(env.unwrapped.state[2]), "max_abs_x": float(np.max(np.abs(xs))),
+                     "value_mid": values[len(values) // 2],  # steps before the end: 1 is the value at the last step
+                     "value_before_end": {k: values[-k] if k <= len(values) else None for k in VALUE_LAGS}})  # fmt: skip
     env.close()
     ends = [row["end"] for row in rows]
     print(f"{path}: mean return {np.mean([row['return'] for row in rows]):.1f}; ended by "

@@ -383,15 +383,33 @@ def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_e
     assert run["flags"] == "--eval-episodes 3 --total-timesteps 128 --num-envs 4 --num-steps 16 --update-epochs 1"
     for row in run["episodes"]:  # an untrained policy: the pole falls, well inside the track
         assert row["end"] == "pole" and abs(row["final_angle"]) > 0.2095 and row["max_abs_x"] < 2.4
-    assert min(row["return"] for row in run["episodes"]) > 5
+    assert min(row["return"] for row in run["episodes"]) > 8
 
-    # the env's time limit ends an episode, unless max_steps plays on past it: a limit of 3 steps here
+    # the env's time limit ends an episode, unless max_steps plays on past it: a limit of 3 steps here; the critic
+    # answers with the number of steps its agent has acted, so each value says which step's it is
+    class Counting:
+        def __init__(self, agent):
+            self.agent, self.steps = agent, 0
+
+        def __getattr__(self, name):
+            return getattr(self.agent, name)
+
+        def get_value(self, *args):
+            return torch.tensor([[float(self.steps)]])
+
+        def get_action_and_value(self, *args, **kwargs):
+            self.steps += 1
+            return self.agent.get_action_and_value(*args, **kwargs)
+
     load_agent = episode_ends.load_agent
-    monkeypatch.setattr(episode_ends, "load_agent", lambda *a: (lambda args, env, *rest: (
-        args, gym.wrappers.TimeLimit(env, 3), *rest))(*load_agent(*a)))  # fmt: skip
-    for max_steps, length in [(None, 3), (5, 5)]:
+    monkeypatch.setattr(episode_ends, "load_agent", lambda *a: (lambda args, env, agent, rms: (
+        args, gym.wrappers.TimeLimit(env, 3), Counting(agent), rms))(*load_agent(*a)))  # fmt: skip
+    for max_steps, length in [(None, 3), (8, 8)]:
         run = episode_ends.episodes(episode_ends.load_script("ppo_lstm"), trained["checkpoint"], 2, max_steps)
         assert [(row["return"], row["end"]) for row in run["episodes"]] == [(length, "time limit")] * 2
+        first, second = run["episodes"]  # the second episode's steps count on from the first's
+        assert (first["value_mid"], second["value_mid"]) == (length // 2, length + length // 2)
+        assert first["value_before_end"] == {100: None, 20: None, 1: length - 1}  # no 20 steps: none
 
     env = gym.make("CartPole-v1")
     env.reset(seed=0)
