@@ -120,30 +120,32 @@ class StopAtThreshold(BaseCallback):
 
 
 def run(seed: int, stop_at: int, settings: str, task: str = "lstm") -> dict:
+    return learn(make_model(seed, settings, task), stop_at, task)
+
+
+def make_model(seed: int, settings: str, task: str = "lstm"):
+    """The peer of `task`, untrained, on its vector env: the zoo's published agent."""
     if task == "mlp":  # the zoo's PPO recipe for CartPole-v1: no normalisation, SB3's default MlpPolicy
-        model = PPO("MlpPolicy", make_vec_env("CartPole-v1", n_envs=8, seed=seed), n_steps=32, batch_size=256, n_epochs=20,
-                    gamma=0.98, gae_lambda=0.8, ent_coef=0.0, learning_rate=lambda progress: 1e-3 * progress,
-                    clip_range=lambda progress: 0.2 * progress, seed=seed, device="cpu")  # fmt: skip
-        return learn(model, stop_at, task)
+        return PPO("MlpPolicy", make_vec_env("CartPole-v1", n_envs=8, seed=seed), n_steps=32, batch_size=256, n_epochs=20,
+                   gamma=0.98, gae_lambda=0.8, ent_coef=0.0, learning_rate=lambda progress: 1e-3 * progress,
+                   clip_range=lambda progress: 0.2 * progress, seed=seed, device="cpu")  # fmt: skip
     if task == "pendulum":  # rl_zoo3 2.9.2's PendulumNoVel-v1 entry (hyperparams/ppo_lstm.yml, as its train.py prints
         # it): gSDE resampled every 4 steps, 4 envs x 1024 steps, VecNormalize with gamma 0.9, LSTMs of 64
         env = VecNormalize(make_vec_env("PendulumNoVel-v1", n_envs=4, seed=seed), gamma=0.9)
-        model = RecurrentPPO("MlpLstmPolicy", env, n_steps=1024, gae_lambda=0.95, gamma=0.9, n_epochs=10, ent_coef=0.0,
-                             learning_rate=1e-3, clip_range=0.2, use_sde=True, sde_sample_freq=4, seed=seed, device="cpu",
-                             policy_kwargs=dict(ortho_init=False, activation_fn=torch.nn.ReLU, lstm_hidden_size=64,
-                                                enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])))  # fmt: skip
-        return learn(model, stop_at, task)
+        return RecurrentPPO("MlpLstmPolicy", env, n_steps=1024, gae_lambda=0.95, gamma=0.9, n_epochs=10, ent_coef=0.0,
+                            learning_rate=1e-3, clip_range=0.2, use_sde=True, sde_sample_freq=4, seed=seed, device="cpu",
+                            policy_kwargs=dict(ortho_init=False, activation_fn=torch.nn.ReLU, lstm_hidden_size=64,
+                                               enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])))  # fmt: skip
     # what both settings share, from the zoo's published agent (its model card): VecNormalize as above, no
     # orthogonal init, an LSTM of 64 for the actor and one for the critic, one 64-unit layer per head
     chosen = SETTINGS[settings]
     env = VecNormalize(make_vec_env("CartPoleNoVel-v1", n_envs=8, seed=seed), **VEC_NORMALIZE)
-    model = RecurrentPPO(
+    return RecurrentPPO(
         "MlpLstmPolicy", env, n_steps=32, batch_size=256, n_epochs=20, gamma=0.98, gae_lambda=0.8, ent_coef=0.0,
         learning_rate=chosen["learning_rate"], clip_range=chosen["clip_range"], seed=seed, device="cpu",
         policy_kwargs=dict(ortho_init=False, activation_fn=chosen["activation_fn"], lstm_hidden_size=64,
                            enable_critic_lstm=True, net_arch=dict(pi=[64], vf=[64])),
     )  # fmt: skip
-    return learn(model, stop_at, task)
 
 
 def learn(model, stop_at: int, task: str = "lstm") -> dict:
@@ -163,6 +165,7 @@ def learn(model, stop_at: int, task: str = "lstm") -> dict:
             eval_env.obs_rms = model.get_env().obs_rms.copy()
         returns, _ = evaluate_policy(model, eval_env, n_eval_episodes=10, deterministic=True, return_episode_rewards=True)
         result["eval_mean_return"] = round(statistics.mean(returns), 1)
+        result["eval_returns"] = [float(r) for r in returns]
     return result
 
 

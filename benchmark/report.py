@@ -497,8 +497,8 @@ def pooled_table() -> str:
 
 
 def episode_ends_table(name: str = "episode_ends.json") -> str:
-    """benchmark/episode_ends.py: for each checkpoint, its evaluation's mean return, what ended its episodes, where the
-    cart was at the end of each and how far from the centre it got."""
+    """benchmark/episode_ends.py: for each checkpoint (or peer seed), its evaluation's mean return, what ended its
+    episodes, where the cart was at the end of each, how far from the centre it got, and the critic's value."""
     with open(os.path.join(RESULTS, name)) as f:
         results = json.load(f)
     lines = ["| seed | flags | return, mean over the episodes | ended by the cart leaving the track / the pole falling / "
@@ -510,10 +510,9 @@ def episode_ends_table(name: str = "episode_ends.json") -> str:
         ends = [row["end"] for row in episodes]
         final = [row["final_x"] for row in episodes]
         farthest = statistics.median(row["max_abs_x"] for row in episodes)
-        values = [statistics.median(row["value_mid"] for row in episodes)] + [
-            statistics.median(v) if None not in (v := [row["value_before_end"][lag] for row in episodes]) else None
-            for lag in ("20", "1")]  # fmt: skip
-        values = " / ".join("-" if v is None else f"{v:.2f}" for v in values)
+        values = [[row["value_mid"] for row in episodes]] + [[row["value_before_end"][lag] for row in episodes]
+                                                             for lag in ("20", "1")]  # fmt: skip
+        values = " / ".join("-" if None in v else f"{statistics.median(v):.2f}" for v in values)  # the peer's: not read
         lines.append(f"| {run['seed']} | {run['flags'] or 'defaults'} | "
                      f"{statistics.mean(row['return'] for row in episodes):.1f} | {ends.count('cart')} / "
                      f"{ends.count('pole')} / {ends.count('time limit')} of {len(episodes)} | {statistics.mean(final):+.2f}, "

@@ -419,6 +419,15 @@ def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_e
         assert episode_ends.end_of(env, terminated) == end
 
 
+def test_episode_ends_replays_the_peers_own_evaluation():
+    """The peer trained briefly as peer_reach.py trains it: its episodes are the ten of peer_reach.py's evaluation
+    (SB3's evaluate_policy on a VecNormalize of frozen statistics), replayed here on a plain env, return for return."""
+    run = episode_ends.peer_episodes(5, 10, stop_at=512)
+    returns = [row["return"] for row in run["episodes"]]
+    assert returns == run["eval_returns"] and len(set(returns)) > 1
+    assert run["episodes"][0]["value_mid"] is None and run["seed"] == 5
+
+
 def test_eval_noise_is_correlated_as_the_checkpoint_was_trained(monkeypatch):
     """Scale 1 samples the policy as training did: with --noise-corr 0.9 each step's noise keeps 0.9 of the last one's,
     with 0 the steps are independent."""
