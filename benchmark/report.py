@@ -496,6 +496,14 @@ def pooled_table() -> str:
     return "\n".join(lines)
 
 
+def episode_ends_section(name: str, intro: list[str], after: list[str]) -> list[str]:
+    """The README lines of one benchmark/episode_ends.py results file: its intro, its table, what it shows; none if the
+    file is missing."""
+    if not os.path.exists(os.path.join(RESULTS, name)):
+        return []
+    return [*intro, "", episode_ends_table(name), "", *after, ""]
+
+
 def episode_ends_table(name: str = "episode_ends.json") -> str:
     """benchmark/episode_ends.py: for each checkpoint (or peer seed), its evaluation's mean return, what ended its
     episodes, where the cart was at the end of each, how far from the centre it got, and the critic's value."""
@@ -865,57 +873,51 @@ def main() -> None:
         "than the defaults; the pair was sooner on one block and level on the other. Neither is a default:"])  # fmt: skip
     parts += blocks_lines([f"tuning_cartpolenovel_gamma_xeon16:ppo_lstm__gamma_0.99{v}" for v in ("", "__num_minibatches_2")],
                           XEON_DEFAULTS)  # fmt: skip
-    if os.path.exists(os.path.join(RESULTS, "episode_ends.json")):
-        parts += [
-            "What ends the evaluation episodes of CartPoleNoVel-v1 that fall short, on the AMD EPYC of family 25 model "
-            "1 (AVX2): failing runs of this CPU model trained again with `--save-model`, each evaluating as its row did "
-            "(`python ppo_lstm.py --seed S --save-model` for the defaults' seeds 2 and 4 of peer_reach_epyc_avx2.json "
-            "and 16, 26 and 29 of tuning_cartpolenovel_final_gamma_epyc_avx2, and with `--num-minibatches 2 "
-            "--final-gamma 0.995 --norm-obs-until 0.3` for seeds 3 and 9 of cartpolenovel_nmb2c_epyc_avx2), beside "
-            "the defaults' seeds 1, 3 and 5, which evaluated at 500; then `benchmark/episode_ends.py` over their "
-            "checkpoints, the same ten evaluation episodes each. Cart positions are in the env's units; the track ends "
-            "at 2.4 either side:", "", episode_ends_table(), "",
-            "48 of the 53 episodes that fell short ended with the cart off the track and the pole up (the other five, all "
-            "of seed 3 with the second flags, with the pole falling 1.1 to 2.3 from the centre): those policies balance "
-            "the pole and let the cart drift to one side, to the left on some seeds and to the right on others. Of the "
-            "three runs at 500, seeds 3 and 5 kept the cart within 0.76 and 0.38 of the centre; seed 1's had drifted "
-            "1.67 to 2.14 from it when the time limit came.", ""]
-    if os.path.exists(os.path.join(RESULTS, "episode_ends_5000.json")):
-        parts += [
-            "The defaults' checkpoints whose episodes reached the time limit, and the second flags' seed 9, played on "
-            "past the limit to 5,000 steps (the same episodes; the env's physics runs on as before the limit):", "",
-            episode_ends_table("episode_ends_5000.json"), "",
-            "In the end every policy's cart left the track (one episode of seed 5 lasted the 5,000 steps), at rates far "
-            "apart: seed 1's after 520 to 895 steps, seed 3's after 1,310 to 3,308, seed 5's after 2,717 or more, those "
-            "of the runs short of 475 after at most 690. At 100k steps our policies balance the pole; how well they "
-            "hold the cart is what sets the runs apart, and whether a run evaluates at 500 turns on how slowly its cart "
-            "drifts, which may be why small changes late in training move runs across 475.", "",
-            "The critic's value (the last column of both tables, in each run's scaled rewards) tells the defaults' runs "
-            "apart. In the three whose episodes mostly hit the wall (seeds 2, 16 and 29) it falls from 3.4 to 3.6 at "
-            "mid-episode to 0.09 to 0.28 at the last step. In those whose episodes mostly reach the time limit (seeds "
-            "1, 3, 4, 5 and 26) it stays at 2.8 to 4.2 up to the last step, past the limit too: those critics have "
-            "hardly seen a crash, as the time limit cuts the episodes first and is bootstrapped, so nothing in their "
-            "training marked a drift as costly. Where crashes were common the critic saw them coming, and the policy "
-            "had still not stopped drifting by 100k steps. The two runs with the second flags are neither: their "
-            "episodes mostly end at the wall or with the pole down, and their critics stay at 3.4 to 3.7 at the last "
-            "step. A default that holds every seed would have to learn to keep the cart near the centre, which no flag "
-            "tried so far was chosen for.", ""]
-    if os.path.exists(os.path.join(RESULTS, "episode_ends_peer.json")):
-        parts += [
-            "The peer on the same CPU model, trained as benchmark/peer_reach.py trains it, on its seeds 1, 4, 8 and 9 "
-            "of peer_reach_epyc_avx2.json (evaluated there at 500, 446.2, 470.9 and 289.3; the same ten episodes each "
-            "here, return for return; its critic's value is not read):", "",
-            episode_ends_table("episode_ends_peer.json"), "",
-            "Its short episodes end the same way, all 11 with the cart off the track and the pole up. Its episodes that "
-            "reach the limit end with the cart at most 1.74 from the centre, those of seeds 4, 8 and 9 after going 2.0 "
-            "to 2.4 out and coming back: where the cart nears the edge, the peer's policies can turn it back.", ""]
-    if os.path.exists(os.path.join(RESULTS, "episode_ends_peer_5000.json")):
-        parts += [
-            "Its seed 1 played on to 5,000 steps:", "", episode_ends_table("episode_ends_peer_5000.json"), "",
-            "8 of its 10 episodes lasted the 5,000 steps and two left the track after 3,942 and 4,302; of ours, seed 5 "
-            "came nearest, one episode of ten lasting to 5,000 and the rest leaving after 2,717 to 4,352. Four runs a "
-            "side are too few to say which holds the cart better "
-            "in general; over the 30 runs a side of the pooled table ours evaluated at 475 or more on more runs.", ""]
+    parts += episode_ends_section("episode_ends.json", [
+        "What ends the evaluation episodes of CartPoleNoVel-v1 that fall short, on the AMD EPYC of family 25 model "
+        "1 (AVX2): failing runs of this CPU model trained again with `--save-model`, each evaluating as its row did "
+        "(`python ppo_lstm.py --seed S --save-model` for the defaults' seeds 2 and 4 of peer_reach_epyc_avx2.json "
+        "and 16, 26 and 29 of tuning_cartpolenovel_final_gamma_epyc_avx2, and with `--num-minibatches 2 "
+        "--final-gamma 0.995 --norm-obs-until 0.3` for seeds 3 and 9 of cartpolenovel_nmb2c_epyc_avx2), beside "
+        "the defaults' seeds 1, 3 and 5, which evaluated at 500; then `benchmark/episode_ends.py` over their "
+        "checkpoints, the same ten evaluation episodes each. Cart positions are in the env's units; the track ends "
+        "at 2.4 either side:"], [
+        "48 of the 53 episodes that fell short ended with the cart off the track and the pole up (the other five, all "
+        "of seed 3 with the second flags, with the pole falling 1.1 to 2.3 from the centre): those policies balance "
+        "the pole and let the cart drift to one side, to the left on some seeds and to the right on others. Of the "
+        "three runs at 500, seeds 3 and 5 kept the cart within 0.76 and 0.38 of the centre; seed 1's had drifted "
+        "1.67 to 2.14 from it when the time limit came."])  # fmt: skip
+    parts += episode_ends_section("episode_ends_5000.json", [
+        "The defaults' checkpoints whose episodes reached the time limit, and the second flags' seed 9, played on "
+        "past the limit to 5,000 steps (the same episodes; the env's physics runs on as before the limit):"], [
+        "In the end every policy's cart left the track (one episode of seed 5 lasted the 5,000 steps), at rates far "
+        "apart: seed 1's after 520 to 895 steps, seed 3's after 1,310 to 3,308, seed 5's after 2,717 or more, those "
+        "of the runs short of 475 after at most 690. At 100k steps our policies balance the pole; how well they "
+        "hold the cart is what sets the runs apart, and whether a run evaluates at 500 turns on how slowly its cart "
+        "drifts, which may be why small changes late in training move runs across 475.", "",
+        "The critic's value (the last column of both tables, in each run's scaled rewards) tells the defaults' runs "
+        "apart. In the three whose episodes mostly hit the wall (seeds 2, 16 and 29) it falls from 3.4 to 3.6 at "
+        "mid-episode to 0.09 to 0.28 at the last step. In those whose episodes mostly reach the time limit (seeds "
+        "1, 3, 4, 5 and 26) it stays at 2.8 to 4.2 up to the last step, past the limit too: those critics have "
+        "hardly seen a crash, as the time limit cuts the episodes first and is bootstrapped, so nothing in their "
+        "training marked a drift as costly. Where crashes were common the critic saw them coming, and the policy "
+        "had still not stopped drifting by 100k steps. The two runs with the second flags are neither: their "
+        "episodes mostly end at the wall or with the pole down, and their critics stay at 3.4 to 3.7 at the last "
+        "step. A default that holds every seed would have to learn to keep the cart near the centre, which no flag "
+        "tried so far was chosen for."])  # fmt: skip
+    parts += episode_ends_section("episode_ends_peer.json", [
+        "The peer on the same CPU model, trained as benchmark/peer_reach.py trains it, on its seeds 1, 4, 8 and 9 "
+        "of peer_reach_epyc_avx2.json (evaluated there at 500, 446.2, 470.9 and 289.3; the same ten episodes each "
+        "here, return for return; its critic's value is not read):"], [
+        "Its short episodes end the same way, all 11 with the cart off the track and the pole up. Its episodes that "
+        "reach the limit end with the cart at most 1.74 from the centre, those of seeds 4, 8 and 9 after going 2.0 "
+        "to 2.4 out and coming back: where the cart nears the edge, the peer's policies can turn it back."])  # fmt: skip
+    parts += episode_ends_section("episode_ends_peer_5000.json", [
+        "Its seed 1 played on to 5,000 steps:"], [
+        "8 of its 10 episodes lasted the 5,000 steps and two left the track after 3,942 and 4,302; of ours, seed 5 "
+        "came nearest, one episode of ten lasting to 5,000 and the rest leaving after 2,717 to 4,352. Four runs a "
+        "side are too few to say which holds the cart better in general; over the 30 runs a side of the pooled "
+        "table ours evaluated at 475 or more on more runs."])  # fmt: skip
     parts += suite_section("norm_obs_until", [
         "ppo_lstm.py on CartPoleNoVel-v1 with the observation statistics updated to the end of training "
         "(`--norm-obs-until 1`, the default before) and frozen halfway through (`--norm-obs-until 0.5`, the default "
