@@ -64,10 +64,8 @@ def seed_blocks_table(candidates: list[str], baseline: list[str], threshold: flo
             seeds = [seed for seed in sorted(rows) if low <= seed <= high and seed in base]
             if not seeds:
                 continue
-            pair = [{seed: r[seed] for seed in seeds} for r in (rows, base)]
-            at = [sum(row["eval_mean_return"] >= threshold for row in r.values()) for r in pair]
-            median = [plot.median_steps_text([row["steps_to_threshold"] for row in r.values()]) for r in pair]
-            first = first_counts(*both_steps(*pair))
+            counts = paired_counts([[r[seed] for seed in seeds] for r in (rows, base)], threshold)
+            at, median, first = counts["at"], counts["median"], counts["first"]
             lines.append(f"| {source.split(':', 1)[1] or 'defaults'} | {low}-{high} | {at[0]} / {at[1]} of {len(seeds)} | "
                          f"{median[0]} / {median[1]} | {first[0]} / {first[1]} |")  # fmt: skip
     return "\n".join(lines)
@@ -169,6 +167,18 @@ def first_counts(ours_steps: list[float], peer_steps: list[float]) -> tuple[int,
     """On how many seeds ours got to the threshold first, and on how many the peer did (a tie counts for neither)."""
     return (sum(a < b for a, b in zip(ours_steps, peer_steps, strict=True)),
             sum(a > b for a, b in zip(ours_steps, peer_steps, strict=True)))  # fmt: skip
+
+
+def paired_counts(sides: list[list[dict]], threshold: float) -> dict:
+    """Two contenders' rows paired run for run (the same seed, on the same CPU model): the steps to the threshold of
+    each (a run that never reached counted as infinitely many), their medians as text, on how many runs each got there
+    first, and the evaluations at the threshold or more and their mean (None for a side not evaluated on every run)."""
+    steps = [[row["steps_to_threshold"] or float("inf") for row in side] for side in sides]
+    evals = [[row.get("eval_mean_return") for row in side] for side in sides]
+    return {"steps": steps, "first": first_counts(*steps),
+            "median": [plot.median_steps_text([row["steps_to_threshold"] for row in side]) for side in sides],
+            "at": [None if None in side else sum(e >= threshold for e in side) for side in evals],
+            "mean": [None if None in side else statistics.mean(side) for side in evals]}  # fmt: skip
 
 
 def peer_evaluated(peer: dict) -> bool:
@@ -480,17 +490,13 @@ def pooled_table() -> str:
             pairs += [(rows["ours"][seed], rows["peer"][seed]) for seed in sorted(set(rows["ours"]) & set(rows["peer"]))]
         if not pairs:
             continue
-        sides = list(zip(*pairs, strict=True))  # (ours' rows, the peer's rows), paired by CPU model and seed
-        steps = [[row["steps_to_threshold"] or float("inf") for row in side] for side in sides]
-        evals = [[row["eval_mean_return"] for row in side] for side in sides]
-        at = [sum(e >= threshold for e in side) for side in evals]
-        first = first_counts(*steps)
-        medians = [plot.median_steps_text([row["steps_to_threshold"] for row in side]) for side in sides]
+        counts = paired_counts(list(zip(*pairs, strict=True)), threshold)  # ours' rows, the peer's, paired
+        at, medians, first, mean = counts["at"], counts["median"], counts["first"], counts["mean"]
         n = len(pairs)
         lines.append(
             f"| {task} (threshold {threshold:.0f}) | {', '.join(names)} | {n} | {medians[0]} / {medians[1]} | "
-            f"{first[0]} / {first[1]} of {n} | {mannwhitneyu(*steps, alternative='two-sided').pvalue:.2f} | "
-            f"{statistics.mean(evals[0]):.1f} / {statistics.mean(evals[1]):.1f} | {at[0]} / {at[1]} of {n} | "
+            f"{first[0]} / {first[1]} of {n} | {mannwhitneyu(*counts['steps'], alternative='two-sided').pvalue:.2f} | "
+            f"{mean[0]:.1f} / {mean[1]:.1f} | {at[0]} / {at[1]} of {n} | "
             f"{fisher_exact([[at[0], n - at[0]], [at[1], n - at[1]]]).pvalue:.2f} |"
         )
     return "\n".join(lines)
@@ -542,18 +548,15 @@ def standing_table() -> str:
         seeds = sorted(set(rows["ours"]) & set(rows["peer"]))
         if not seeds:  # a comparison still running, none of its seeds run by both yet
             continue
-        steps = {k: [rows[k][s]["steps_to_threshold"] for s in seeds] for k in rows}
-        first = dict(zip(("ours", "peer"), first_counts(*both_steps(rows["ours"], rows["peer"])), strict=True))
-        mean, at = {}, {}  # a peer stopped at the threshold (--task mlp) was not evaluated: "-"
-        for k in rows:
-            evals = [rows[k][s].get("eval_mean_return") for s in seeds]
-            mean[k] = "-" if None in evals else f"{statistics.mean(evals):.1f}"
-            at[k] = "-" if None in evals else sum(e >= threshold for e in evals)
+        counts = paired_counts([[rows[k][seed] for seed in seeds] for k in ("ours", "peer")], threshold)
+        median, first = counts["median"], counts["first"]
+        # a peer stopped at the threshold (--task mlp) was not evaluated: "-"
+        mean = ["-" if m is None else f"{m:.1f}" for m in counts["mean"]]
+        at = ["-" if a is None else a for a in counts["at"]]
         lines.append(
             f"| {task} (threshold {threshold:.0f}) | {cpu_text(peer['machine'])} | {peer['peer']} | "
-            f"{plot.median_steps_text(steps['ours'])} / {plot.median_steps_text(steps['peer'])} | "
-            f"{first['ours']} / {first['peer']} of {len(seeds)} | {mean['ours']} / {mean['peer']} | "
-            f"{at['ours']} / {at['peer']} of {len(seeds)} | {name} |"
+            f"{median[0]} / {median[1]} | {first[0]} / {first[1]} of {len(seeds)} | {mean[0]} / {mean[1]} | "
+            f"{at[0]} / {at[1]} of {len(seeds)} | {name} |"
         )
     return "\n".join(lines)
 
