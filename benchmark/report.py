@@ -452,7 +452,8 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
              "peer_reach_pendulum_epyc.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py (16 cores, ten runs at a time)",
              "peer_reach_pendulum_xeon16_final_gamma.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_avx2.json")]  # fmt: skip
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_avx2.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_final_gamma.json")]  # fmt: skip
 
 
 def comparison_rows(name: str) -> tuple[dict, dict]:
@@ -468,7 +469,8 @@ def comparison_rows(name: str) -> tuple[dict, dict]:
 # the STANDING comparisons of our defaults of now and of the peer, evaluated at the end, on each CPU model
 POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc.json", "peer_reach_xeon16.json", "peer_reach_epyc_avx2.json"]),
           ("PendulumNoVel-v1, ppo_lstm_continuous.py", ["peer_reach_pendulum_xeon16_final_gamma.json",
-                                                       "peer_reach_pendulum_epyc_avx2.json"])]  # fmt: skip
+                                                       "peer_reach_pendulum_epyc_avx2.json",
+                                                       "peer_reach_pendulum_epyc_final_gamma.json"])]  # fmt: skip
 
 
 def pooled_table() -> str:
@@ -606,7 +608,10 @@ def main() -> None:
              "models apart: cloud machines of at least two kinds here report only \"AMD EPYC\" (seed for seed, the "
              "defaults' rows on seeds 11-20 in tuning_pendulum_gamma_epyc differ from those in tuning_pendulum_seqlen_epyc "
              "by up to 139), so the results files written since 2026-11-25 also record its family, model, stepping and "
-             "widest vector instructions, and the tables print them.", "", standing_table(), "",
+             "widest vector instructions, and the tables print them. The first AMD EPYC, whose files did not record "
+             "it, is of family 26 model 2 (AVX-512): run again on such a machine, its rows came out the same, every "
+             "training episode and evaluation (learning_tests_epyc_defaults, and the peer's rows in "
+             "peer_reach_pendulum_epyc_final_gamma.json against peer_reach_pendulum_epyc.json).", "", standing_table(), "",
              "Ten seeds on one CPU model tell two contenders apart only by a wide margin: the peer's median on "
              "CartPoleNoVel-v1, the same seeds and settings, is 28,396 steps on the Intel Xeon and 42,840 on the AMD EPYC "
              "with AVX2. Taken together, every comparison of our defaults of now with a peer evaluated at the end "
@@ -1012,6 +1017,17 @@ def main() -> None:
         "(ours in peer_reach_epyc_avx2) reached 475 on 10/10 seeds with the evaluation 305.4 at worst, and the "
         "PendulumNoVel-v1 row (pendulum_defaults_epyc_avx2) -200 on 10/10 with -293.7 at worst, both within their "
         "tests:"])
+    parts += suite_section("learning_tests_epyc_defaults", [
+        "Every row a learning test rests on, run again on seeds 1-10 with the scripts' defaults of now on the first "
+        "AMD EPYC's model, which this run identifies as family 26 model 2 (AVX-512), one run at a time "
+        "(`SUITE=learning_tests_epyc_defaults WORKERS=1 bash benchmark/learning_tests_second_cpu.sh`, 2026-11-26). "
+        "Each row that had run there before with the same code and flags came out the same, every training episode "
+        "and evaluation: ppo_lstm.py on CartPoleNoVel-v1 as ours in peer_reach_epyc.json, the MLP's rows as in "
+        "mlp_minibatches, MountainCarContinuousNoVel-v0 as in learning_tests. New on this model are ppo_lstm.py's "
+        "defaults of now on the memory tasks (CueRecall-v0 1.0 on 10/10; MaskedCueRecall-v0 at 1 in training on "
+        "10/10, the evaluation 0.64 at worst) and ppo_lstm_continuous.py's on PendulumNoVel-v1 at 150k: -200 in "
+        "training on 10/10, the latest at 113,600 steps, the evaluation -569.4 at worst (seed 10) and -200 or better "
+        "on 5 of 10. Every row holds what its test asserts:"])
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
@@ -1331,6 +1347,18 @@ def main() -> None:
         "a tie (-277.1 against -277.0):",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc_avx2.json"),
         "PendulumNoVel-v1 on the AMD EPYC of family 25 model 1, ours (the defaults of now) beside the peer")
+    parts += results_section(
+        "peer_reach_pendulum_epyc_final_gamma.json",
+        "The same comparison with the defaults of now on the first AMD EPYC's model (family 26 model 2, AVX-512), "
+        "both in one invocation, one run at a time (`python benchmark/peer_reach.py --task pendulum --tag "
+        "epyc_final_gamma --workers 1`). Every row of the peer came out as in peer_reach_pendulum_epyc.json, steps and "
+        "evaluation, seed for seed. Ours evaluates at -219.9 on the mean against the peer's -312.1 (medians -226.0 and "
+        "-273.0), ahead on 6 of the 10 seeds, 3 against 2 at -200 or better; 8 against 6 reached a last-20 mean of "
+        "-200. The peer's mean carries its collapse on seed 8 (-692.1). Our constant discount of 0.9 of before "
+        "evaluated at -221.7 on these seeds in peer_reach_pendulum_epyc.json, 5 of 10 at -200 or better: on this CPU "
+        "model too the rising discount shows no gain at 100k:",
+        lambda: pendulum_peer_table("peer_reach_pendulum_epyc_final_gamma.json"),
+        "PendulumNoVel-v1 on the AMD EPYC of family 26 model 2, ours (the defaults of now) beside the peer")
     parts += tuning_section("tuning_lunarlander.json", "ppo_lstm_continuous.py", "LunarLanderContinuousNoVel-v3 at 3M steps")
     minigrid = sorted(name for name in os.listdir(RESULTS) if name.startswith("minigrid") and name.endswith(".json"))
     if minigrid:
