@@ -911,8 +911,8 @@ def main() -> None:
         "training marked a drift as costly. Where crashes were common the critic saw them coming, and the policy "
         "had still not stopped drifting by 100k steps. The two runs with the second flags are neither: their "
         "episodes mostly end at the wall or with the pole down, and their critics stay at 3.4 to 3.7 at the last "
-        "step. A default that holds every seed would have to learn to keep the cart near the centre, which no flag "
-        "tried so far was chosen for."])  # fmt: skip
+        "step. A default that holds every seed would have to learn to keep the cart near the centre; the longer "
+        "rollouts below were tried for that."])  # fmt: skip
     parts += episode_ends_section("episode_ends_peer.json", [
         "The peer on the same CPU model, trained as benchmark/peer_reach.py trains it, on its seeds 1, 4, 8 and 9 "
         "of peer_reach_epyc_avx2.json (evaluated there at 500, 446.2, 470.9 and 289.3; the same ten episodes each "
@@ -938,9 +938,14 @@ def main() -> None:
         "--num-steps 128 --num-minibatches 4\"`). 64 steps evaluated at 500 on all 20 seeds against the defaults' 18 "
         "of 20 at 475 or more (seeds 18 and 28 at 402.5 and 222.3), with a median of 32,840 steps to 475 against "
         "38,020, sooner on 6 of 10 in each block; 128 steps held 19 of 20 but was later on seeds 21-30 (median 61,052). "
-        "It costs about 6% of the steps per second (the SPS column):"])
+        "64 steps then ran on seeds 31-50 beside the defaults, two runs at a time (the same command with `--seeds 31 "
+        "32 ... 50 --workers 2` and the first two scripts): 500 on all 20 again, against the defaults' 17 of 20 at "
+        "475 or more (seeds 42, 44 and 50 at 307.8, 339.4 and 470.6). Over the 40 tuning seeds, 40 against 35 "
+        "(Fisher's exact test, two-sided: p = 0.055), a median of 31,268 steps to 475 against 36,200, sooner on 23 "
+        "against 17. It costs about 6% of the steps per second (the SPS column):"])
     parts += blocks_lines([f"tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_{v}" for v in (
-        "64__num_minibatches_2", "128__num_minibatches_4")], ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"])  # fmt: skip
+        "64__num_minibatches_2", "128__num_minibatches_4")], ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"],
+        blocks=((11, 20), (21, 30), (31, 40), (41, 50), (11, 50)))  # fmt: skip
     parts += suite_section("tuning_memory_rollout_epyc", [
         "The same 64-step rollouts on the memory tasks of the learning tests, tuning seeds 11-20, at their tests' 50k "
         "steps and 50 evaluation episodes, beside the defaults (`python benchmark/run.py --suite "
@@ -959,6 +964,22 @@ def main() -> None:
         lambda: peer_table("peer_reach_epyc_rollout64.json"),
         "CartPoleNoVel-v1 on the AMD EPYC of family 26 model 2, ours with --num-steps 64 --num-minibatches 2 beside the "
         "peer")
+    parts += episode_ends_section("episode_ends_rollout.json", [
+        "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
+        "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
+        "--save-model`, and the same with `--num-steps 64 --num-minibatches 2`; each evaluated as its row did), then "
+        "`benchmark/episode_ends.py` over their checkpoints:"], [
+        "The defaults' episodes all ended with the cart off the track, to the left; the flags' all reached the time "
+        "limit, the cart at most 0.92 and 0.06 from the centre (medians over episodes)."])  # fmt: skip
+    parts += episode_ends_section("episode_ends_rollout_5000.json", [
+        "The same two seeds and seeds 1-5 (every one at 500 with either setting on this CPU model), each with and "
+        "without the flags, played on to 5,000 steps:"], [
+        "On seed 28 the flags' policy held the cart within 0.06 of the centre for 5,000 steps in 9 of 10 episodes, "
+        "and on seed 18 it lasted 1,055 steps on the mean against 403. But on seeds 1-5 it lasted longer than the "
+        "defaults on 2 of the 5 (seeds 3 and 5) and shorter on 3. On this CPU model many of the long episodes of either "
+        "setting end with the pole falling rather than the cart leaving (on seeds 1-5, 26 of the flags' 50 and 20 of "
+        "the defaults'). Longer rollouts rescued the two seeds that failed; they did not teach the "
+        "policies in general to hold the cart."])  # fmt: skip
     parts += suite_section("norm_obs_until", [
         "ppo_lstm.py on CartPoleNoVel-v1 with the observation statistics updated to the end of training "
         "(`--norm-obs-until 1`, the default before) and frozen halfway through (`--norm-obs-until 0.5`, the default "
