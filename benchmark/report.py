@@ -929,10 +929,10 @@ def main() -> None:
         "side are too few to say which holds the cart better in general; over the 30 runs a side of the pooled "
         "table ours evaluated at 475 or more on more runs."])  # fmt: skip
     parts += suite_section("tuning_cartpolenovel_rollout_epyc", [
-        "Longer rollouts, so that the LSTM is trained over longer spans (each env's whole rollout is one sequence): "
-        "a drift of the cart builds up over hundreds of steps, and with 32-step rollouts the gradient reaches back 32 "
-        "steps at most. `--num-steps 64 --num-minibatches 2` and `--num-steps 128 --num-minibatches 4` keep the "
-        "minibatch at 256 steps and the gradient steps per env step as the defaults have them (half and a quarter "
+        "Longer rollouts, tried so that the LSTM would be trained over longer spans (each env's whole rollout is one "
+        "sequence): a drift of the cart builds up over hundreds of steps, and with 32-step rollouts the gradient "
+        "reaches back 32 steps at most. `--num-steps 64 --num-minibatches 2` and `--num-steps 128 --num-minibatches "
+        "4` keep the minibatch at 256 steps and the gradient steps per env step as the defaults have them (half and a quarter "
         "as many updates, each with two and four times the minibatches). On the first AMD EPYC's model (family 26 "
         "model 2), tuning seeds 11-30, one run at a time, beside the defaults in the same invocation (`python "
         "benchmark/run.py --suite tuning_cartpolenovel_rollout_epyc --seeds 11 12 ... 30 --workers 1 --env-ids "
@@ -944,9 +944,15 @@ def main() -> None:
         "32 ... 50 --workers 2` and the first two scripts): 500 on all 20 again, against the defaults' 17 of 20 at "
         "475 or more (seeds 42, 44 and 50 at 307.8, 339.4 and 470.6). Over the 40 tuning seeds, 40 against 35 "
         "(Fisher's exact test, two-sided: p = 0.055), a median of 31,268 steps to 475 against 36,200, sooner on 23 "
-        "against 17. It costs about 6% of the steps per second (the SPS column):"])
-    parts += blocks_lines(["tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_2"],
-                          ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"],
+        "against 17. It costs about 6% of the steps per second (the SPS column). A control, the same rollouts cut into "
+        "32-step sequences for training (`--seq-len 32`, the gradient reaching back 32 steps as with the defaults), "
+        "on the same 40 seeds (the same command with `--seeds 11 12 ... 50 --workers 2 --scripts \"ppo_lstm.py "
+        "--num-steps 64 --num-minibatches 2 --seq-len 32\"`), did as well: 39 of 40 (seed 47 at 456.5), a median of "
+        "31,200, first there on 20 of the 40 seeds against the 64-step sequences' 20. So the gain comes from the "
+        "longer rollouts and their update schedule (half as many updates, each over twice the steps), not from "
+        "training the LSTM over longer spans:"])
+    parts += blocks_lines([f"tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_2{v}"
+                           for v in ("", "__seq_len_32")], ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"],
                           blocks=((11, 20), (21, 30), (31, 40), (41, 50), (11, 50)))  # seeds 31-50: 64 steps only
     parts += blocks_lines(["tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_128__num_minibatches_4"],
                           ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"])
