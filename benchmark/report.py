@@ -950,9 +950,13 @@ def main() -> None:
         "--num-steps 64 --num-minibatches 2 --seq-len 32\"`), did as well: 39 of 40 (seed 47 at 456.5), a median of "
         "31,200, first there on 20 of the 40 seeds against the 64-step sequences' 20. So the gain comes from the "
         "longer rollouts and their update schedule (half as many updates, each over twice the steps), not from "
-        "training the LSTM over longer spans:"])
-    parts += blocks_lines([f"tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_2{v}"
-                           for v in ("", "__seq_len_32")], ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"],
+        "training the LSTM over longer spans. With one minibatch (`--num-steps 64` alone, half the gradient steps; "
+        "the same command with that script) the runs ended as surely, 39 of 40 (seed 25 at 468.4), but were slower to "
+        "475 (median 48,152, first there on 10 of 40 against the defaults): the larger rollout per update is what "
+        "held the evaluations, the second minibatch what kept the pace:"])
+    parts += blocks_lines([f"tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64{v}"
+                           for v in ("__num_minibatches_2", "__num_minibatches_2__seq_len_32", "")],
+                          ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"],
                           blocks=((11, 20), (21, 30), (31, 40), (41, 50), (11, 50)))  # seeds 31-50: 64 steps only
     parts += blocks_lines(["tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_128__num_minibatches_4"],
                           ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"])
