@@ -156,11 +156,15 @@ def sooner_line(ours: dict, peer: dict, ours_label: str, peer_label: str) -> str
             f"two-sided Mann-Whitney U test of the two sets of steps: p = {p:.2f}.")
 
 
+def reach_steps(rows) -> list[float]:
+    """Each row's steps to the threshold, a run that never reached counted as infinitely many (slower than any)."""
+    return [row["steps_to_threshold"] or float("inf") for row in rows]
+
+
 def both_steps(ours: dict, peer: dict) -> tuple[list[float], list[float]]:
-    """The steps to the threshold of ours and of the peer on each seed both ran, a run that never reached counted as
-    infinitely many."""
+    """reach_steps of ours and of the peer on each seed both ran."""
     seeds = sorted(set(ours) & set(peer))
-    return tuple([rows[seed]["steps_to_threshold"] or float("inf") for seed in seeds] for rows in (ours, peer))
+    return tuple(reach_steps(rows[seed] for seed in seeds) for rows in (ours, peer))
 
 
 def first_counts(ours_steps: list[float], peer_steps: list[float]) -> tuple[int, int]:
@@ -173,7 +177,7 @@ def paired_counts(sides: list[list[dict]], threshold: float) -> dict:
     """Two contenders' rows paired run for run (the same seed, on the same CPU model): the steps to the threshold of
     each (a run that never reached counted as infinitely many), their medians as text, on how many runs each got there
     first, and the evaluations at the threshold or more and their mean (None for a side not evaluated on every run)."""
-    steps = [[row["steps_to_threshold"] or float("inf") for row in side] for side in sides]
+    steps = [reach_steps(side) for side in sides]
     evals = [[row.get("eval_mean_return") for row in side] for side in sides]
     return {"steps": steps, "first": first_counts(*steps),
             "median": [plot.median_steps_text([row["steps_to_threshold"] for row in side]) for side in sides],
