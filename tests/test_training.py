@@ -369,11 +369,16 @@ def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume
     assert saved["obs_rms"]["count"] > 100 and saved["return_rms"]["count"] > 100
 
     seen = []  # the statistics that evaluate() normalises with, before and after it ran
+    raw, inputs = [], []  # each evaluation step's observation as the env gave it, and as the agent got it
     original = module.evaluate
 
     def spy(agent, args, device, run_name, obs_rms, *rest):
         before = {k: np.copy(v) for k, v in vars(obs_rms).items()}
+        normalize, act = obs_rms.normalize, agent.get_action_and_value
+        obs_rms.normalize = lambda x: raw.append(np.copy(x)) or normalize(x)
+        agent.get_action_and_value = lambda obs, *a, **k: inputs.append(obs.clone()) or act(obs, *a, **k)
         returns = original(agent, args, device, run_name, obs_rms, *rest)
+        del obs_rms.normalize, agent.get_action_and_value
         seen.append((before, {k: np.copy(v) for k, v in vars(obs_rms).items()}))
         return returns
 
@@ -383,6 +388,12 @@ def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume
     for key in ["mean", "var", "count"]:
         np.testing.assert_array_equal(before[key], saved["obs_rms"][key])  # exactly the checkpoint's
         np.testing.assert_array_equal(after[key], before[key])  # and untouched by the evaluation episodes
+    # the agent acts on every step's observation normalised with those statistics, not on the raw one
+    assert len(raw) == len(inputs) > 0
+    for obs, given in zip(raw, inputs, strict=True):
+        expected = (obs - saved["obs_rms"]["mean"]) / np.sqrt(saved["obs_rms"]["var"] + 1e-8)
+        np.testing.assert_allclose(given.view(-1).numpy(), np.clip(expected, -10, 10), rtol=1e-5, atol=1e-6)
+    assert not np.allclose(inputs[0].view(-1).numpy(), raw[0], atol=1e-3)  # the statistics do change the input
 
     updates = []  # resuming starts from the saved statistics and goes on updating them
     monkeypatch.setattr(module.RunningMeanStd, "update", lambda self, x: updates.append(self.count))
