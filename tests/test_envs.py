@@ -48,3 +48,16 @@ def test_cue_recall_needs_memory():
     assert lengths == {12}  # cue, 10 blank steps, query
     assert all((q == queries[0]).all() for q in queries)  # the query never reveals the cue
     assert sum(rewards) == 40  # remembering the cue scores 1 per episode
+
+
+def test_frame_stack_pads_with_the_reset_observation_and_puts_the_latest_last():
+    """--frame-stack K: the MLP sees the last K observations, oldest first; after a reset the missing ones are the
+    reset observation itself, not zeros (a zero frame would read as a cart at rest in the centre)."""
+    env = load("ppo_mlp_cartpole").make_env("CartPole-v1", 3)()
+    plain = gym.make("CartPole-v1")
+    obs, _ = env.reset(seed=5)
+    first, _ = plain.reset(seed=5)
+    np.testing.assert_array_equal(obs, np.concatenate([first, first, first]))
+    obs, *_ = env.step(1)
+    second, *_ = plain.step(1)
+    np.testing.assert_array_equal(obs, np.concatenate([first, first, second]))

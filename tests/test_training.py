@@ -49,16 +49,17 @@ def test_minibatches_hold_whole_sequences_of_fixed_size(name, monkeypatch):
     assert set(sizes) == {(16, 2)}
 
 
-@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("name", [*VECTOR_SCRIPTS, "ppo_gru_atari"])
 def test_gae_matches_hand_computed_reference(name):
     compute_gae = load(name).compute_gae
     gamma, lam = 0.9, 0.8
-    # one env, 5 steps: step 1 terminates, step 3 is cut by the time limit (its final obs is worth 2.0)
+    # one env, 5 steps: step 1 terminates as the time limit cuts it (a final value given there must not count), step 3
+    # is cut by the time limit (its final obs is worth 2.0)
     rewards = torch.tensor([[1.0], [2.0], [0.5], [1.0], [3.0]])
     values = torch.tensor([[0.5], [1.0], [0.2], [0.4], [0.6]])
     terminations = torch.tensor([[0.0], [1.0], [0.0], [0.0], [0.0]])
-    truncations = torch.tensor([[0.0], [0.0], [0.0], [1.0], [0.0]])
-    final_values = torch.tensor([[0.0], [0.0], [0.0], [2.0], [0.0]])
+    truncations = torch.tensor([[0.0], [1.0], [0.0], [1.0], [0.0]])
+    final_values = torch.tensor([[0.0], [5.0], [0.0], [2.0], [0.0]])
     next_value = torch.tensor([0.7])
     advantages, returns = compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, lam)
     d4 = 3.0 + gamma * 0.7 - 0.6
