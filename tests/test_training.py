@@ -361,10 +361,10 @@ def test_checkpoint_decides_the_normalisation_not_the_command_line(name, monkeyp
     assert calls == []
 
 
-@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume(name, monkeypatch):
     module = load(name)
-    to_the_end = stats_to_the_end(name)
+    to_the_end = {**stats_to_the_end(name), "norm_obs": True, "norm_reward": True}  # the MLP's are off by default
     trained = run(name, save_model=True, **to_the_end)
     saved = torch.load(trained["checkpoint"], weights_only=False)
     assert saved["obs_rms"]["count"] > 100 and saved["return_rms"]["count"] > 100
