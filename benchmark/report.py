@@ -76,12 +76,12 @@ XEON_DEFAULTS = ["tuning_cartpolenovel_norm_adv_xeon16:ppo_lstm", "tuning_cartpo
 EPYC_AVX2_DEFAULTS = ["tuning_cartpolenovel_final_gamma_epyc_avx2:ppo_lstm"]
 
 
-def blocks_lines(candidates: list[str], baseline: list[str], **kwargs) -> list[str]:
-    """seed_blocks_table's README lines; none if a source's file is missing."""
+def blocks_lines(candidates: list[str], baseline: list[str], intro: tuple[str, ...] = (), **kwargs) -> list[str]:
+    """seed_blocks_table's README lines, after the intro lines that tell of it; none if a source's file is missing."""
     names = {source.split(":", 1)[0] for source in candidates + baseline}
     if not all(os.path.exists(os.path.join(RESULTS, name)) for name in names):
         return []
-    return [seed_blocks_table(candidates, baseline, **kwargs), ""]
+    return [*intro, *([""] if intro else []), seed_blocks_table(candidates, baseline, **kwargs), ""]
 
 
 def speed_tables(name: str = "speed.json") -> str:
@@ -965,7 +965,10 @@ def main() -> None:
                           blocks=((11, 20), (21, 30), (31, 40), (41, 50), (11, 50)))  # seeds 31-50: 64 steps only
     parts += blocks_lines(["tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_128__num_minibatches_4"],
                           ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"])
-    parts += [
+    parts += blocks_lines([f"tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_{v}"
+                           for v in ("4", "2__learning_rate_1e_3", "2__update_epochs_30")],
+                          ["tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_2"],
+                          blocks=((11, 20), (21, 30), (11, 30)), intro=(
         "Three ways to learn faster from the 64-step rollouts, on the same CPU model and tuning seeds 11-30, two runs at a "
         "time, against the 64-step rollouts with two minibatches (`python benchmark/run.py --suite "
         "tuning_cartpolenovel_rollout_epyc --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 --scripts "
@@ -976,11 +979,7 @@ def main() -> None:
         "learning rate 1e-3 and 30 epochs were a little sooner (29,728 and 30,644 against 32,840) but ended below 475 "
         "on 1 and 2 of the 20 seeds (seed 14 at 308.5; seeds 26 and 27 at 352.3 and 426.4), where two minibatches at "
         "the default learning rate ended at 500 on all 20. As with two minibatches on 32-step rollouts before, the "
-        "faster start costs the steady end, so none of them is taken further:", ""]
-    parts += blocks_lines([f"tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_{v}"
-                           for v in ("4", "2__learning_rate_1e_3", "2__update_epochs_30")],
-                          ["tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_2"],
-                          blocks=((11, 20), (21, 30), (11, 30)))
+        "faster start costs the steady end, so none of them is taken further:",))
     parts += suite_section("tuning_memory_rollout_epyc", [
         "The same 64-step rollouts on the memory tasks of the learning tests, tuning seeds 11-20, at their tests' 50k "
         "steps and 50 evaluation episodes, beside the defaults (`python benchmark/run.py --suite "
