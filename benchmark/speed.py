@@ -140,9 +140,12 @@ def cpu_identity(cpuinfo: str) -> tuple[str, str]:
 
 
 def this_cpu() -> tuple[str, str]:
-    """cpu_identity() of the machine this runs on."""
+    """cpu_identity() of the machine this runs on, and the CPU model whose arithmetic it runs with when
+    benchmark/arithmetic.py set one."""
     with open("/proc/cpuinfo") as f:
-        return cpu_identity(f.read())
+        cpu, cpu_id = cpu_identity(f.read())
+    other = os.environ.get("BENCHMARK_ARITHMETIC")
+    return cpu, cpu_id + (f"; with the arithmetic of {other}" if other else "")
 
 
 def out_path(args: Args) -> str:

@@ -15,6 +15,7 @@ import torch
 from conftest import ROOT
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
+import arithmetic  # noqa: E402
 import episode_ends  # noqa: E402
 import eval_noise  # noqa: E402
 import pendulum_optimal  # noqa: E402
@@ -884,3 +885,62 @@ def test_cpu_identity_tells_apart_two_cpus_of_one_name():
     assert report.machine_line(m).startswith("Machine: AMD EPYC, 2 cores")  # a file that did not record it
     assert report.machine_line({**m, "cpu_id": "family 25 model 1 stepping 1, avx2"}).startswith(
         "Machine: AMD EPYC (family 25 model 1 stepping 1, avx2), 2 cores")  # fmt: skip
+
+
+# an LSTM and a linear layer, forward and backward: the kernels of oneDNN, MKL and ATen that pick a trajectory
+FINGERPRINT = """
+import hashlib, torch
+torch.set_num_threads(1)
+torch.manual_seed(0)
+lstm, linear = torch.nn.LSTM(8, 64), torch.nn.Linear(64, 3)
+out = linear(lstm(torch.randn(32, 4, 8))[0])
+out.square().mean().backward()
+h = hashlib.sha1(out.detach().numpy().tobytes())
+for p in [*lstm.parameters(), *linear.parameters()]:
+    h.update(p.grad.numpy().tobytes())
+print(h.hexdigest()[:16])
+"""
+# FINGERPRINT under each profile of benchmark/arithmetic.py, taken on the AMD EPYC of family 26 model 2, where each
+# profile ran its CPU model's rows of benchmark/peer_reach.py again, every training episode and evaluation the same
+FINGERPRINTS = {"epyc": "8f490ebf807a21f0", "xeon": "3d32f3be6a733bfe", "epyc-avx2": "6381278d41503b2f"}
+
+
+@pytest.mark.parametrize("of", sorted(FINGERPRINTS))
+def test_each_arithmetic_gives_the_bits_of_its_cpu_model(of):
+    """Each profile computes as its CPU model does, and no two profiles alike (so each one changes something); on a
+    CPU without what a profile needs it refuses in one line."""
+    with open("/proc/cpuinfo") as f:
+        flags = next(line for line in f if line.startswith("flags")).split()
+    if arithmetic.PROFILES[of]["needs"] not in flags:
+        with pytest.raises(SystemExit, match=f"--of {of} needs a CPU with"):
+            arithmetic.environment(of, {})
+        return
+    env = arithmetic.environment(of, dict(os.environ))
+    assert env["BENCHMARK_ARITHMETIC"] == arithmetic.PROFILES[of]["cpu_id"]
+    done = subprocess.run([sys.executable, "-c", FINGERPRINT], env=env, capture_output=True, text=True, check=True)
+    assert done.stdout.strip() == FINGERPRINTS[of]
+    assert len(set(FINGERPRINTS.values())) == len(FINGERPRINTS) == len(arithmetic.PROFILES)
+
+
+def test_a_run_with_another_arithmetic_records_it_and_its_rows_stand_apart(monkeypatch):
+    """A results file written under benchmark/arithmetic.py names this CPU and the arithmetic it took, so its rows
+    are neither reused beside the other machine's nor shown as that machine's."""
+    monkeypatch.delenv("BENCHMARK_ARITHMETIC", raising=False)
+    cpu, native = speed.this_cpu()
+    monkeypatch.setenv("BENCHMARK_ARITHMETIC", arithmetic.PROFILES["xeon"]["cpu_id"])
+    assert speed.this_cpu() == (cpu, native + "; with the arithmetic of family 6 model 207 stepping 2, avx512")
+    assert speed.machine()["cpu_id"] == speed.this_cpu()[1]
+
+
+def test_compare_finds_the_first_episode_where_two_runs_part():
+    curve = [[8, 10.0], [20, 12.0], [31, 9.0]]
+    run = {"script": "ppo_lstm.py", "seed": 1, "curve": curve, "steps_to_threshold": None, "eval_mean_return": 9.0}
+    original = {"runs": [run, {**run, "seed": 2}, {**run, "seed": 3}, {**run, "script": "sb3-contrib"}]}
+    again = {"runs": [run, {**run, "seed": 2, "curve": [*curve[:2], [31, 9.5]]}, {**run, "seed": 3,
+                                                                                  "eval_mean_return": 9.5},
+                      {**run, "seed": 4}]}  # fmt: skip
+    rows = arithmetic.same_runs(original, again)
+    assert [(r["seed"], r["same_episodes"], r["episodes"], r["identical"]) for r in rows] == [
+        (1, 3, 3, True), (2, 2, 3, False), (3, 3, 3, False)]  # fmt: skip
+    shorter = arithmetic.same_runs(original, {"runs": [{**run, "curve": curve[:2]}]})
+    assert [(r["same_episodes"], r["episodes"], r["identical"]) for r in shorter] == [(2, 3, False)]
