@@ -67,7 +67,8 @@ def environment(of: str, base: dict) -> dict:
 
 def same_runs(original: dict, again: dict) -> list[dict]:
     """Run by run (script and seed), whether two peer_reach results hold the same training episodes, steps to the
-    threshold and evaluation; a run in only one of them is left out."""
+    threshold and evaluation (the returns of each evaluation episode where both files kept them); a run in only one
+    of them is left out."""
     rows = {(run["script"], run["seed"]): run for run in original["runs"]}
     compared = []
     for run in again["runs"]:
@@ -76,7 +77,7 @@ def same_runs(original: dict, again: dict) -> list[dict]:
             continue
         pairs = list(zip(before["curve"], run["curve"], strict=False))  # up to the end of the shorter
         same = next((i for i, (a, b) in enumerate(pairs) if list(a) != list(b)), len(pairs))
-        keys = ("steps_to_threshold", "eval_mean_return", "eval_returns")
+        keys = ["steps_to_threshold", "eval_mean_return"] + [key for key in ["eval_returns"] if key in before and key in run]
         compared.append({"script": run["script"], "seed": run["seed"], "same_episodes": same,
                          "episodes": max(len(before["curve"]), len(run["curve"])),
                          "identical": len(before["curve"]) == len(run["curve"]) == same

@@ -7,6 +7,7 @@ import json
 import os
 import statistics
 
+import arithmetic
 import plot
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -538,6 +539,37 @@ def episode_ends_table(name: str = "episode_ends.json") -> str:
                      f"{ends.count('pole')} / {ends.count('time limit')} of {len(episodes)} | {statistics.mean(final):+.2f}, "
                      f"{min(final):+.2f} to {max(final):+.2f} | {farthest:.2f} | {values} |")  # fmt: skip
     return "\n".join([f"Command: `{results['command']}`.", "", *lines])
+
+
+# results files of another CPU model run again on the AMD EPYC of family 26 with that model's arithmetic
+# (benchmark/arithmetic.py): (original, run again)
+ARITHMETIC = [("peer_reach_xeon16.json", "peer_reach_xeon16_arithmetic.json"),
+              ("peer_reach_epyc_avx2.json", "peer_reach_epyc_avx2_arithmetic.json"),
+              ("peer_reach_pendulum_xeon16_final_gamma.json", "peer_reach_pendulum_xeon16_arithmetic.json"),
+              ("peer_reach_pendulum_epyc_avx2.json", "peer_reach_pendulum_epyc_avx2_arithmetic.json"),
+              ("peer_reach_mlp_xeon16.json", "peer_reach_mlp_xeon16_arithmetic.json"),
+              ("peer_reach_mlp_epyc_avx2.json", "peer_reach_mlp_epyc_avx2_arithmetic.json")]  # fmt: skip
+
+
+def arithmetic_table() -> str:
+    """One line per results file run again with its CPU model's arithmetic on another: the runs of each contender
+    that came out the same, every training episode, the steps to the threshold and the evaluation."""
+    lines = ["| results file (its machine) | run again as (its machine) | runs the same, ours | runs the same, the peer |",
+             "|---|---|---|---|"]  # fmt: skip
+    for original, again in ARITHMETIC:
+        if not all(os.path.exists(os.path.join(RESULTS, name)) for name in (original, again)):
+            continue
+        machines = []
+        for name in (original, again):
+            with open(os.path.join(RESULTS, name)) as f:
+                machines.append(cpu_text(json.load(f)["machine"]))
+        rows = arithmetic.compare(original, again)
+        cells = []
+        for ours in (True, False):
+            side = [row for row in rows if row["script"].startswith("ppo_") == ours]
+            cells.append(f"{sum(row['identical'] for row in side)} of {len(side)}")
+        lines.append(f"| {original} ({machines[0]}) | {again} ({machines[1]}) | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
 
 
 def standing_table() -> str:

@@ -944,3 +944,8 @@ def test_compare_finds_the_first_episode_where_two_runs_part():
         (1, 3, 3, True), (2, 2, 3, False), (3, 3, 3, False)]  # fmt: skip
     shorter = arithmetic.same_runs(original, {"runs": [{**run, "curve": curve[:2]}]})
     assert [(r["same_episodes"], r["episodes"], r["identical"]) for r in shorter] == [(2, 3, False)]
+    # each evaluation episode's return, where both files kept them (the older files kept only their mean)
+    kept = {"runs": [{**run, "eval_returns": [9.0, 9.0]}, {**run, "seed": 2, "eval_returns": [9.0, 9.0]}]}
+    changed = {"runs": [run, {**run, "seed": 2, "eval_returns": [8.0, 10.0]}]}
+    assert [r["identical"] for r in arithmetic.same_runs(kept, changed)] == [True, False]
+    assert [r["identical"] for r in arithmetic.same_runs(original, kept)] == [True, True]
