@@ -19,6 +19,7 @@ benchmark/peer_reach.py hold the same training episodes and evaluation.
 import argparse
 import json
 import os
+import shutil
 import subprocess
 import sys
 
@@ -61,6 +62,8 @@ def environment(of: str, base: dict) -> dict:
     if profile["needs"] not in flags:
         sys.exit(f"error: --of {of} needs a CPU with {profile['needs']}; this one has not")
     env = {**base, **profile["env"], RECORD: profile["cpu_id"]}
+    if shutil.which("cc") is None:
+        sys.exit(f"error: --of {of} needs a C compiler (cc) to build the library that answers MKL")
     env["LD_PRELOAD"] = " ".join(filter(None, [mkl_library(profile["intel_mkl"]), base.get("LD_PRELOAD")]))
     return env
 

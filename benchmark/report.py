@@ -666,6 +666,31 @@ def main() -> None:
              "the code of now: ppo_lstm.py went at 3,852 steps per second against 2,532 there, the peer at 995 against "
              "587, so the ratio moved from 4.32x to 3.87x; on PendulumNoVel-v1, 7.38x then. The ratio is a property of "
              "the CPU as much as of the code.", ""]
+    if any(os.path.exists(os.path.join(RESULTS, again)) for _, again in ARITHMETIC):
+        parts += ["### Another CPU model's rows, run again on this one (`benchmark/arithmetic.py`)", "",
+                  "Why the same seed follows another trajectory on another CPU model: torch's libraries choose their "
+                  "kernels by the CPU. MKL, which computes the linear layers' matrix products, takes its code path for "
+                  "Intel CPUs only on a CPU it knows as Intel's; oneDNN, which runs the LSTMs, and torch's own kernels use "
+                  "the widest vector instructions the CPU has. Across the three CPU models of our results, those choices "
+                  "are all that sets the trajectories apart, and both can be made by hand: `python benchmark/arithmetic.py "
+                  "--of xeon -- COMMAND` runs a command with MKL on its Intel path (a library loaded before MKL answers "
+                  "its question whether the CPU is Intel's), `--of epyc-avx2` with oneDNN, torch and MKL held to AVX2, "
+                  "`--of epyc` with MKL off its Intel path and oneDNN at AVX-512. Run so on the AMD EPYC of family 26 "
+                  "model 2, the peer comparisons of the Intel Xeon and of the AMD EPYC with AVX2 came out as on those "
+                  "machines, run by run: every training episode, the steps to the threshold and the evaluation, of ours "
+                  "and of the peer (`python benchmark/arithmetic.py --compare ORIGINAL AGAIN`; the Intel Xeon's rows "
+                  "ran there with torch 2.11.0 and Python 3.12, here with torch 2.13.0 and Python 3.11):", "",
+                  arithmetic_table(), "",
+                  "Commands: `python benchmark/arithmetic.py --of xeon -- python benchmark/peer_reach.py --task lstm "
+                  "--tag xeon16_arithmetic --workers 2`, the same `--of epyc-avx2` with `--tag epyc_avx2_arithmetic`, "
+                  "and each with `--task mlp`, and with `--task pendulum --seeds 1 2`. A results file written this way "
+                  "names both CPU models (the machine column above), so the tables never count its rows as the other "
+                  "machine's, and its seconds are this machine's. So a row of either CPU model can be checked, and a "
+                  "candidate tried on all three, from one machine with AVX-512 (and a C compiler); what we have not "
+                  "shown is that the profiles hold on a CPU of a fourth kind. "
+                  "`tests/test_benchmark.py::test_each_arithmetic_gives_the_bits_of_its_cpu_model` checks each profile "
+                  "on whatever machine runs the tests: an LSTM and a linear layer, forward and backward, must come out "
+                  "bit for bit as they did here.", ""]
     if os.path.exists(os.path.join(RESULTS, "novel_classic", "runs.csv")):
         parts += ["### Masked-velocity and memory tasks (`benchmark/novel_classic.sh`)", "", suite_table("novel_classic"), "",
                   "SPS here was measured with other runs sharing the machine; "
