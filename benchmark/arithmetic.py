@@ -55,17 +55,19 @@ def mkl_library(intel: bool) -> str:
 
 
 def environment(of: str, base: dict) -> dict:
-    """`base` with what makes a process run with the arithmetic of the CPU model `of`."""
+    """`base` with what makes a process run with the arithmetic of the CPU model `of`, and without what another
+    profile set there (a command run so may call this script again)."""
     with open("/proc/cpuinfo") as f:
         flags = next((line.split(":", 1)[1].split() for line in f if line.startswith("flags")), [])
     profile = PROFILES[of]
     if profile["needs"] not in flags:
         sys.exit(f"error: --of {of} needs a CPU with {profile['needs']}; this one has not")
-    env = {**base, **profile["env"], RECORD: profile["cpu_id"]}
     if shutil.which("cc") is None:
         sys.exit(f"error: --of {of} needs a C compiler (cc) to build the library that answers MKL")
-    env["LD_PRELOAD"] = " ".join(filter(None, [mkl_library(profile["intel_mkl"]), base.get("LD_PRELOAD")]))
-    return env
+    env = {key: value for key, value in base.items() if all(key not in p["env"] for p in PROFILES.values())}
+    ours = [mkl_library(intel) for intel in (True, False)]
+    preload = [mkl_library(profile["intel_mkl"])] + [lib for lib in base.get("LD_PRELOAD", "").split() if lib not in ours]
+    return {**env, **profile["env"], RECORD: profile["cpu_id"], "LD_PRELOAD": " ".join(preload)}
 
 
 def same_runs(original: dict, again: dict) -> list[dict]:
