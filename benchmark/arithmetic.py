@@ -11,9 +11,10 @@ python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/run.py --suite
 python benchmark/arithmetic.py --compare peer_reach_xeon16.json peer_reach_xeon16_arithmetic.json
 
 The results a command writes this way record this CPU and the arithmetic it ran with (speed.this_cpu), so its rows
-never stand in a table as the other machine's; their seconds and steps per second are this machine's. `--of xeon`
-needs a C compiler (`cc`) and a CPU with AVX-512. `--compare` says, run by run, whether two results files of
-benchmark/peer_reach.py hold the same training episodes and evaluation.
+never stand in a table as the other machine's; their seconds and steps per second are this machine's. Each profile
+needs a C compiler (`cc`); `--of xeon` and `--of epyc` (the AMD EPYC of family 26, with AVX-512) need AVX-512.
+`--compare` says, run by run, whether two results files of benchmark/peer_reach.py hold the same training episodes
+and evaluation.
 """
 
 import argparse
@@ -46,11 +47,13 @@ def mkl_library(intel: bool) -> str:
     library = os.path.join(folder, f"mkl_intel_cpu_{int(intel)}.so")
     if not os.path.exists(library):
         os.makedirs(folder, exist_ok=True)
-        source, built = library[:-3] + ".c", f"{library}.{os.getpid()}"  # renamed when whole: a run may be loading it
+        # built under a name of this process's, then renamed whole: another run may be building or loading it
+        source, built = f"{library[:-3]}.{os.getpid()}.c", f"{library}.{os.getpid()}"
         with open(source, "w") as f:
             f.write(INTEL_CPU.format(answer=int(intel)))
         subprocess.run(["cc", "-shared", "-fPIC", "-o", built, source], check=True)
         os.replace(built, library)
+        os.remove(source)
     return library
 
 
