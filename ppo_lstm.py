@@ -59,7 +59,7 @@ class Args:
     """the learning rate of the optimizer"""
     num_envs: int = 8
     """the number of parallel game environments"""
-    num_steps: int = 32
+    num_steps: int = 64
     """the number of steps to run in each environment per policy rollout"""
     anneal_lr: bool = True
     """toggle learning rate annealing"""
@@ -70,7 +70,7 @@ class Args:
     it stays as given; None: --gamma throughout)"""
     gae_lambda: float = 0.8
     """the lambda for the general advantage estimation"""
-    num_minibatches: int = 1
+    num_minibatches: int = 2
     """the number of mini-batches"""
     update_epochs: int = 20
     """the K epochs to update the policy"""

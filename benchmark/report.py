@@ -444,12 +444,19 @@ def results_section(name: str, intro: str, table, picture: str = "") -> list[str
     return lines
 
 
+# how a line names ppo_lstm.py's rows of before the 64-step rollouts became its default
+ROLLOUT32 = "with 32-step rollouts in one minibatch, its defaults before"
 # the peer comparisons of our scripts on their defaults (of now, unless the task says), seeds 1-10, 100k steps:
 # (task, results file)
-STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc.json"),
-            ("CartPoleNoVel-v1, ppo_lstm.py (16 cores, ten runs at a time; every row as on the 2-core Intel Xeon)",
-             "peer_reach_xeon16.json"),
-            ("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_avx2.json"),
+STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
+            ("CartPoleNoVel-v1, ppo_lstm.py (the Intel Xeon's arithmetic; benchmark/arithmetic.py)",
+             "peer_reach_xeon16_arithmetic_r64.json"),
+            ("CartPoleNoVel-v1, ppo_lstm.py (the AVX2 AMD EPYC's arithmetic; benchmark/arithmetic.py)",
+             "peer_reach_epyc_avx2_arithmetic_r64.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32}", "peer_reach_epyc.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32} (16 cores, ten runs at a time; every row as on the 2-core "
+             "Intel Xeon)", "peer_reach_xeon16.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32}", "peer_reach_epyc_avx2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_nmb2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py (16 cores, four runs at a time)", "peer_reach_mlp_xeon16.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_avx2.json"),
@@ -472,7 +479,8 @@ def comparison_rows(name: str) -> tuple[dict, dict]:
 
 
 # the STANDING comparisons of our defaults of now and of the peer, evaluated at the end, on each CPU model
-POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc.json", "peer_reach_xeon16.json", "peer_reach_epyc_avx2.json"]),
+POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc_r64.json", "peer_reach_xeon16_arithmetic_r64.json",
+                                             "peer_reach_epyc_avx2_arithmetic_r64.json"]),
           ("PendulumNoVel-v1, ppo_lstm_continuous.py", ["peer_reach_pendulum_xeon16_final_gamma.json",
                                                        "peer_reach_pendulum_epyc_avx2.json",
                                                        "peer_reach_pendulum_epyc_final_gamma.json"])]  # fmt: skip
@@ -544,7 +552,7 @@ def episode_ends_table(name: str = "episode_ends.json") -> str:
 # results files of another CPU model run again on the AMD EPYC of family 26 with that model's arithmetic
 # (benchmark/arithmetic.py): (original, run again)
 ARITHMETIC = [("peer_reach_xeon16.json", "peer_reach_xeon16_arithmetic.json"),
-              ("peer_reach_epyc_avx2.json", "peer_reach_epyc_avx2_arithmetic.json"),
+              ("peer_reach_epyc_avx2.json", "peer_reach_epyc_avx2_arithmetic_r64.json"),
               ("peer_reach_pendulum_xeon16_final_gamma.json", "peer_reach_pendulum_xeon16_arithmetic.json"),
               ("peer_reach_pendulum_epyc_avx2.json", "peer_reach_pendulum_epyc_avx2_arithmetic.json"),
               ("peer_reach_mlp_xeon16.json", "peer_reach_mlp_xeon16_arithmetic.json"),
@@ -563,10 +571,12 @@ def arithmetic_table() -> str:
         for name in (original, again):
             with open(os.path.join(RESULTS, name)) as f:
                 machines.append(cpu_text(json.load(f)["machine"]))
-        rows = arithmetic.compare(original, again)
-        cells = []
+        rows, cells = arithmetic.compare(original, again), []
         for ours in (True, False):
             side = [row for row in rows if row["script"].startswith("ppo_") == ours]
+            if ours and again.endswith("_r64.json"):  # ours ran with the defaults of now, the original with those before
+                cells.append("- (other defaults)")
+                continue
             cells.append(f"{sum(row['identical'] for row in side)} of {len(side)}")
         lines.append(f"| {original} ({machines[0]}) | {again} ({machines[1]}) | {cells[0]} | {cells[1]} |")
     return "\n".join(lines)
@@ -604,20 +614,23 @@ def standing_speed_table() -> str:
     speed results of each CPU."""
     lines = ["| script, env | machine | steps per second: ours / sb3-contrib | ratio | results file |", "|---" * 5 + "|"]
     peer = "sb3-contrib RecurrentPPO"
-    for script, env_id, name in [("ppo_lstm.py", "CartPoleNoVel-v1", "speed.json"),
-                                 ("ppo_lstm.py", "CartPoleNoVel-v1", "speed_xeon.json"),
+    before = f"ppo_lstm.py ({ROLLOUT32}; the peer at 32 steps too)"
+    for script, env_id, name in [("ppo_lstm.py", "CartPoleNoVel-v1", "speed_epyc_f26_r64.json"),
+                                 (before, "CartPoleNoVel-v1", "speed.json"),
+                                 (before, "CartPoleNoVel-v1", "speed_xeon.json"),
                                  ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum.json"),
                                  ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_xeon.json"),
-                                 ("ppo_lstm.py", "CartPoleNoVel-v1", "speed_epyc_avx2.json"),
+                                 (before, "CartPoleNoVel-v1", "speed_epyc_avx2.json"),
                                  ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_epyc_avx2.json"),
-                                 ("ppo_lstm.py", "CartPoleNoVel-v1", "speed_epyc_f26.json"),
+                                 (before, "CartPoleNoVel-v1", "speed_epyc_f26.json"),
                                  ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_epyc_f26.json")]:  # fmt: skip
         if not os.path.exists(os.path.join(RESULTS, "speed", name)):
             continue
         with open(os.path.join(RESULTS, "speed", name)) as f:
             speed = json.load(f)
-        lines.append(f"| {script}, {env_id} | {cpu_text(speed['machine'])} | {speed['sps_mean'][script]:,.0f} / "
-                     f"{speed['sps_mean'][peer]:,.0f} | {speed['ratio_vs_sb3'][script]:.2f}x | speed/{name} |")  # fmt: skip
+        key = script.split()[0]
+        lines.append(f"| {script}, {env_id} | {cpu_text(speed['machine'])} | {speed['sps_mean'][key]:,.0f} / "
+                     f"{speed['sps_mean'][peer]:,.0f} | {speed['ratio_vs_sb3'][key]:.2f}x | speed/{name} |")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -710,7 +723,7 @@ def main() -> None:
         peer_table, "CartPoleNoVel-v1, ours beside the peer")
     parts += results_section(
         "peer_reach_xeon.json",
-        "The same comparison on an Intel Xeon with ppo_lstm.py's defaults of now (observation statistics frozen from "
+        "The same comparison on an Intel Xeon with ppo_lstm.py's defaults then (observation statistics frozen from "
         "half of training on, `--norm-obs-until 0.5`), both run again on the same seeds and machine with "
         "`benchmark/peer_reach.py --tag xeon`. Run again on the 16-core Intel Xeon of a GPU host (family 6 model 207, "
         "torch 2.11.0 and Python 3.12 there), ten runs at a time beside two other comparisons (`python "
@@ -720,15 +733,17 @@ def main() -> None:
         lambda: peer_table("peer_reach_xeon.json"), "CartPoleNoVel-v1 on the Intel Xeon, ours beside the peer")
     parts += results_section(
         "peer_reach_epyc.json",
-        "The first comparison run again on the AMD EPYC with ppo_lstm.py's defaults of now (`--norm-obs-until 0.5`), "
+        "The first comparison run again on the AMD EPYC with ppo_lstm.py's defaults then (`--norm-obs-until 0.5`, and "
+        "32-step rollouts in one minibatch), "
         "in one invocation with two runs at a time (each in a process of its own with one torch thread): the peer's "
         "steps and evaluations came out as in the first table seed for seed, and so did ours up to the step where the "
         "statistics freeze (seed 9, the one seed that had not reached 475 by 50k steps, differs):",
-        lambda: peer_table("peer_reach_epyc.json"), "CartPoleNoVel-v1 on the AMD EPYC, ours (defaults of now) beside the peer")
+        lambda: peer_table("peer_reach_epyc.json"), "CartPoleNoVel-v1 on the AMD EPYC, ours (defaults then) beside the peer")
     parts += results_section(
         "peer_reach_epyc_avx2.json",
         "The same comparison on a third CPU model, an AMD EPYC of another generation (family 25 model 1, AVX2 only, "
-        "about a third of the first AMD EPYC's speed), both on the defaults of now in one invocation with two runs at "
+        "about a third of the first AMD EPYC's speed), both on the defaults then (ours with 32-step rollouts in one "
+        "minibatch) in one invocation with two runs at "
         "a time (`python benchmark/peer_reach.py --task lstm --tag epyc_avx2 --workers 2`):",
         lambda: peer_table("peer_reach_epyc_avx2.json"), "CartPoleNoVel-v1 on the AMD EPYC (AVX2), ours beside the peer")
     parts += results_section(
@@ -1514,7 +1529,8 @@ def main() -> None:
                   "(984 entries); with `--suite minigrid` as MiniGrid gives it, three integer codes per cell (151 "
                   "entries). An episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
                   "for reaching the matching object, 0 otherwise).", "",
-                  "With the defaults of now, on an AMD EPYC (the files ending in _epyc), at 200k steps: through the "
+                  "With the defaults then (ppo_lstm.py's 32-step rollouts in one minibatch), on an AMD EPYC (the files "
+                  "ending in _epyc), at 200k steps: through the "
                   "one-hot view ppo_lstm.py solved 77 of 100 evaluation episodes over 10 seeds, the MLP 57 and random "
                   "actions 241 of 1000; 5 of 10 of our runs had 90 of 100 training episodes solved, after a median of "
                   "33,240 steps, against the MLP's 4 (81,808). From the integer codes neither learned to remember the "
@@ -1526,7 +1542,8 @@ def main() -> None:
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table(), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
-                  "discrete parts). Our three scripts' rows ran again with their defaults of now (`--contenders "
+                  "discrete parts). Our three scripts' rows ran again with their defaults then (ppo_lstm.py's 32-step "
+                  "rollouts in one minibatch; `--contenders "
                   "ppo_lstm mlp`, two invocations side by side, seven envs each); the peer's rows and random "
                   "actions' are those of the first run on this CPU. The peer is deterministic here: run again beside "
                   "ours on MineSweeperEasy, VelocityOnlyCartpoleEasy and ConcentrationEasy in the same session "
@@ -1583,8 +1600,8 @@ def main() -> None:
     parts += results_section("speed/speed.json", "### Speed (`benchmark/speed.sh`)", speed_tables)
     parts += results_section(
         "speed/speed_xeon.json",
-        "The same on an Intel Xeon (the same command, with ppo_lstm.py's defaults of now; the file renamed to "
-        "speed_xeon.json), where both contenders run faster and the ratio is lower:",
+        "The same on an Intel Xeon (the same command, with ppo_lstm.py's defaults then, 32-step rollouts; the file "
+        "renamed to speed_xeon.json), where both contenders run faster and the ratio is lower:",
         lambda: speed_tables("speed_xeon.json"))
     parts += results_section("speed/speed_pendulum.json", "PendulumNoVel-v1, ppo_lstm_continuous.py's defaults matched:",
                              lambda: speed_tables("speed_pendulum.json"))  # fmt: skip
@@ -1619,6 +1636,12 @@ def main() -> None:
         "PendulumNoVel-v1 on the same machine, right before it (`python benchmark/speed.py --task pendulum --tag "
         "epyc_f26`, two runs each): 7.00x, against 7.11x in speed_pendulum.json:",
         lambda: speed_tables("speed_pendulum_epyc_f26.json"))
+    parts += results_section(
+        "speed/speed_epyc_f26_r64.json",
+        "CartPoleNoVel-v1 with ppo_lstm.py's defaults of now (64-step rollouts in two minibatches), the peer matched "
+        "to them (`n_steps=64`, its batch of 256 making two minibatches as well), on the same machine model with no "
+        "other run beside it (`python benchmark/speed.py --tag epyc_f26_r64 --seeds 1 2 3 4 5`):",
+        lambda: speed_tables("speed_epyc_f26_r64.json"))
     parts += results_section(
         "speed/speed_atari.json",
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "

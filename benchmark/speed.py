@@ -42,7 +42,7 @@ print("SPS", {steps} / (time.time() - start))
 # the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults
 SB3_SETTINGS = {
     "cartpole": dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
-                     settings="n_steps=32, n_epochs=20, gae_lambda=0.8"),
+                     settings="n_steps=64, n_epochs=20, gae_lambda=0.8"),
     "pendulum": dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
                      policy_settings=", log_std_init=-0.5", settings="n_steps=128, n_epochs=10, gae_lambda=0.95"),
 }  # fmt: skip
