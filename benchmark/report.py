@@ -662,7 +662,10 @@ def main() -> None:
              "widest vector instructions, and the tables print them. The first AMD EPYC, whose files did not record "
              "it, is of family 26 model 2 (AVX-512): run again on such a machine, its rows came out the same, every "
              "training episode and evaluation (learning_tests_epyc_defaults, and the peer's rows in "
-             "peer_reach_pendulum_epyc_final_gamma.json against peer_reach_pendulum_epyc.json).", "", standing_table(), "",
+             "peer_reach_pendulum_epyc_final_gamma.json against peer_reach_pendulum_epyc.json). The first three lines, "
+             "ppo_lstm.py's defaults of now, ran on the AMD EPYC of family 26, two of them with the arithmetic of the "
+             "other CPU models (`benchmark/arithmetic.py`, which reruns those machines' rows exactly: the section "
+             "after the speed table); the lines with 32-step rollouts are the machines' own runs.", "", standing_table(), "",
              "Ten seeds on one CPU model tell two contenders apart only by a wide margin: the peer's median on "
              "CartPoleNoVel-v1, the same seeds and settings, is 28,396 steps on the Intel Xeon and 42,840 on the AMD EPYC "
              "with AVX2. Taken together, every comparison of our defaults of now with a peer evaluated at the end "
@@ -695,8 +698,11 @@ def main() -> None:
                   "ran there with torch 2.11.0 and Python 3.12, here with torch 2.13.0 and Python 3.11):", "",
                   arithmetic_table(), "",
                   "Commands: `python benchmark/arithmetic.py --of xeon -- python benchmark/peer_reach.py --task lstm "
-                  "--tag xeon16_arithmetic --workers 2`, the same `--of epyc-avx2` with `--tag epyc_avx2_arithmetic`, "
-                  "and each with `--task mlp`, and with `--task pendulum --seeds 1 2`. A results file written this way "
+                  "--tag xeon16_arithmetic --workers 2`, the same with `--task mlp`, and with `--task pendulum --seeds "
+                  "1`; `--of epyc-avx2` with `--tag epyc_avx2_arithmetic` likewise, its CartPoleNoVel-v1 comparison run "
+                  "after ppo_lstm.py's defaults changed (`--tag epyc_avx2_arithmetic_r64`: the peer's rows compared, "
+                  "ours are of other defaults). The MLP, which has no LSTM, took the same trajectories on both AMD "
+                  "EPYCs, and another on the Intel Xeon, as MKL alone predicts. A results file written this way "
                   "names both CPU models (the machine column above), so the tables never count its rows as the other "
                   "machine's, and its seconds are this machine's. So a row of either CPU model can be checked, and a "
                   "candidate tried on all three, from one machine with AVX-512 (and a C compiler); what we have not "
@@ -746,6 +752,20 @@ def main() -> None:
         "minibatch) in one invocation with two runs at "
         "a time (`python benchmark/peer_reach.py --task lstm --tag epyc_avx2 --workers 2`):",
         lambda: peer_table("peer_reach_epyc_avx2.json"), "CartPoleNoVel-v1 on the AMD EPYC (AVX2), ours beside the peer")
+    for name, machine, how in [
+        ("peer_reach_epyc_r64.json", "the AMD EPYC of family 26 model 2",
+         "`python benchmark/peer_reach.py --task lstm --tag epyc_r64 --workers 2`, the peer's rows taken from "
+         "peer_reach_epyc_rollout64.json (the same settings and CPU model; peer_reach keeps such rows)"),
+        ("peer_reach_xeon16_arithmetic_r64.json", "the Intel Xeon's arithmetic on the AMD EPYC of family 26",
+         "`python benchmark/arithmetic.py --of xeon -- python benchmark/peer_reach.py --task lstm --tag "
+         "xeon16_arithmetic_r64 --workers 2`, the peer's rows taken from peer_reach_xeon16_arithmetic.json, which are "
+         "the Intel Xeon's own, run by run"),
+        ("peer_reach_epyc_avx2_arithmetic_r64.json", "the AVX2 AMD EPYC's arithmetic on the AMD EPYC of family 26",
+         "`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/peer_reach.py --task lstm --tag "
+         "epyc_avx2_arithmetic_r64 --workers 2`, both run in it")]:  # fmt: skip
+        parts += results_section(
+            name, f"ppo_lstm.py's defaults of now (64-step rollouts in two minibatches) beside the peer with {machine} "
+            f"({how}):", lambda name=name: peer_table(name), f"CartPoleNoVel-v1, {machine}, ours beside the peer")
     parts += results_section(
         "peer_reach_xeon_tuning.json",
         "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "
@@ -1066,10 +1086,29 @@ def main() -> None:
         "to 475 against the defaults' 31,508, each sooner on 5 of the 10 seeds. On this CPU model the defaults already "
         "evaluate at 500 on every seed 1-10, so these seeds cannot show the gain of the tuning seeds; the CPU models "
         "where the defaults fall short (the AMD EPYC with AVX2: 8 of 10) are where the flags must show it before they "
-        "become the default. They stay flags:",
+        "become the default (they did, with that CPU model's arithmetic: the tables below; they are the defaults since "
+        "2026-11-27):",
         lambda: peer_table("peer_reach_epyc_rollout64.json"),
         "CartPoleNoVel-v1 on the AMD EPYC of family 26 model 2, ours with --num-steps 64 --num-minibatches 2 beside the "
         "peer")
+    # the same flags with the arithmetic of the two other CPU models, against each machine's own 32-step rows
+    for model, baseline, intro in [
+        ("xeon", ["peer_reach_xeon16.json:ppo_lstm.py", *XEON_DEFAULTS],
+         "The same flags with the Intel Xeon's arithmetic, on the AMD EPYC of family 26 (`python benchmark/arithmetic.py "
+         "--of xeon -- python benchmark/run.py --suite tuning_cartpolenovel_rollout_xeon_arithmetic --seeds 11 12 ... 30 "
+         "--workers 2 --env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --num-steps 64 --num-minibatches 2\"`, then "
+         "the same with `--seeds 1 2 ... 10`), against the 32-step defaults' rows of the Intel Xeon itself (seeds 1-10 "
+         "in peer_reach_xeon16.json, 11-30 in the tuning files of that machine). The same command with `--seeds 11 12 "
+         "13 --scripts ppo_lstm.py` gave that machine's rows of the 32-step defaults again, every training episode and "
+         "evaluation (the rows ppo_lstm of the suite):"),
+        ("epyc_avx2", ["peer_reach_epyc_avx2.json:ppo_lstm.py", *EPYC_AVX2_DEFAULTS],
+         "And with the arithmetic of the AMD EPYC with AVX2 (`--of epyc-avx2`, suite "
+         "tuning_cartpolenovel_rollout_epyc_avx2_arithmetic), against that machine's own rows of the 32-step defaults "
+         "(seeds 1-10 in peer_reach_epyc_avx2.json, 11-30 in tuning_cartpolenovel_final_gamma_epyc_avx2; seeds 11-13 "
+         "came out the same again here, as the rows ppo_lstm of the suite): 10 of 10 at 475 or more on seeds 1-10 "
+         "against 8:")]:  # fmt: skip
+        parts += blocks_lines([f"tuning_cartpolenovel_rollout_{model}_arithmetic:ppo_lstm__num_steps_64__num_minibatches_2"],
+                              baseline, blocks=((1, 10), (11, 20), (21, 30), (11, 30)), intro=(intro,))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
@@ -1188,6 +1227,17 @@ def main() -> None:
         "10/10, the evaluation 0.64 at worst) and ppo_lstm_continuous.py's on PendulumNoVel-v1 at 150k: -200 in "
         "training on 10/10, the latest at 113,600 steps, the evaluation -569.4 at worst (seed 10) and -200 or better "
         "on 5 of 10. Every row holds what its test asserts:"])
+    for suite, how in [("learning_tests_r64_epyc", "`python benchmark/run.py --suite learning_tests_r64_epyc --seeds 1 2 3 "
+                        "4 5 6 7 8 9 10 --workers 2 --extra=\"--total-timesteps 50000 --eval-episodes 50\" --scripts "
+                        "ppo_lstm.py --env-ids CueRecall-v0 MaskedCueRecall-v0`, on the AMD EPYC of family 26 model 2"),
+                       ("learning_tests_r64_xeon_arithmetic", "the same command as `python benchmark/arithmetic.py --of "
+                        "xeon -- python benchmark/run.py --suite learning_tests_r64_xeon_arithmetic ...`: the Intel "
+                        "Xeon's arithmetic"),
+                       ("learning_tests_r64_epyc_avx2_arithmetic", "`--of epyc-avx2`, the AVX2 AMD EPYC's arithmetic")]:
+        parts += suite_section(suite, [
+            f"ppo_lstm.py's defaults of now (64-step rollouts in two minibatches) on the memory tasks of its learning "
+            f"tests, seeds 1-10, 50 evaluation episodes ({how}); its CartPoleNoVel-v1 test rests on the peer "
+            f"comparisons of these defaults in the first table (ours in the three files ending in _r64):"])
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "

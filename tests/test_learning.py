@@ -23,34 +23,38 @@ def train(name: str, **kwargs) -> dict:
 
 
 def test_lstm_solves_cartpole_without_velocities():
-    """Row `ppo_lstm__norm_obs_until_0.5 | CartPoleNoVel-v1 | 10 | 99,840` (norm_obs_until, the defaults now, on an
-    Intel Xeon): the last 20 training episodes averaged 475 on 10/10 seeds (the latest at 55,216 steps) and the final
-    evaluation was 500 on 10/10 (the memoryless MLP scores about 50); on an AMD EPYC the same defaults did so as well
-    (results/peer_reach_epyc.json: the latest at 61,416 steps, 500 on 10/10). With the statistics updated to the end, the
-    default before, the rows in novel_classic (AMD EPYC) and learning_tests_second_cpu held the same on each CPU (the
-    latest at 61,640 and 55,208 steps; the evaluation 391.4 and 251.5 at worst)."""
+    """The defaults' rows (64-step rollouts in two minibatches) on CartPoleNoVel-v1 at 99,840 steps, seeds 1-10, on
+    three CPU models: ours in peer_reach_epyc_r64.json (AMD EPYC, family 26 model 2), and with the arithmetic of the
+    Intel Xeon and of the AMD EPYC with AVX2 (benchmark/arithmetic.py) in peer_reach_xeon16_arithmetic_r64.json and
+    peer_reach_epyc_avx2_arithmetic_r64.json: the last 20 training episodes averaged 475 on 10/10 seeds on each (the
+    latest at 38,096, 49,616 and 70,720 steps) and the final evaluation was 500 on 10/10 on each (the memoryless MLP
+    scores about 50). With 32-step rollouts in one minibatch, the defaults before, the rows of the three machines
+    themselves (peer_reach_epyc.json, peer_reach_xeon16.json, peer_reach_epyc_avx2.json) reached 475 on 10/10 as well,
+    the evaluation 305.4 at worst."""
     summary = train("ppo_lstm", env_id="CartPoleNoVel-v1", total_timesteps=100_000)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 475) is not None
     assert summary["eval_mean_return"] >= 200
 
 
 def test_lstm_solves_the_memory_task():
-    """Row `ppo_lstm__norm_obs_until_0.5 | CueRecall-v0 | 10 | 49,920` (norm_obs_until, the defaults now, on an Intel
-    Xeon, 50 evaluation episodes): 1.0 on 10/10 seeds, as with the statistics updated to the end (rows `ppo_lstm` of
-    learning_tests, AMD EPYC, and learning_tests_second_cpu), and with the defaults of now on the AMD EPYC of family 26
-    model 2 (learning_tests_epyc_defaults) and of family 25 model 1 (learning_tests_third_cpu)."""
+    """Rows `ppo_lstm | CueRecall-v0 | 10 | 49,664` of learning_tests_r64_epyc (the defaults, 64-step rollouts in two
+    minibatches, on the AMD EPYC of family 26 model 2, 50 evaluation episodes) and of learning_tests_r64_xeon_arithmetic
+    and learning_tests_r64_epyc_avx2_arithmetic (the same with the Intel Xeon's and the AVX2 AMD EPYC's arithmetic,
+    benchmark/arithmetic.py): 1.0 on 10/10 seeds on each. With 32-step rollouts in one minibatch, the defaults before,
+    1.0 on 10/10 on each of the three machines as well (learning_tests_epyc_defaults, the row
+    ppo_lstm__norm_obs_until_0.5 of norm_obs_until on the Intel Xeon, learning_tests_third_cpu)."""
     summary = train("ppo_lstm", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert summary["eval_mean_return"] == 1.0  # the optimum: every cue recalled
 
 
 def test_lstm_solves_the_masked_memory_task_with_its_masks():
-    """Row `ppo_lstm__norm_obs_until_0.5 | MaskedCueRecall-v0 | 10 | 49,920` (norm_obs_until, the defaults now, on an
-    Intel Xeon, 50 evaluation episodes): the last 20 training episodes averaged 1 on 10/10 seeds (the latest at 20,160
-    steps); the evaluation was 0.64 at worst (1.0 on 9/10), every action taken under the env's masks. With the
-    statistics updated to the end (rows `ppo_lstm` of learning_tests, AMD EPYC, and learning_tests_second_cpu): the
-    latest at 19,872 and 20,160 steps, 0.68 and 0.64 at worst; without the masks (row `ppo_lstm__no_action_masks`):
-    -0.4 at worst. With the defaults of now on the AMD EPYC of family 26 model 2 (learning_tests_epyc_defaults): at 1
-    in training on 10/10, 0.64 at worst."""
+    """Rows `ppo_lstm | MaskedCueRecall-v0 | 10 | 49,664` of learning_tests_r64_epyc, learning_tests_r64_xeon_arithmetic
+    and learning_tests_r64_epyc_avx2_arithmetic (the defaults on three CPU models' arithmetic, 50 evaluation episodes):
+    the last 20 training episodes averaged 1 on 10/10 seeds on each (the latest at 9,600 steps) and the evaluation was
+    1.0 on 10/10, every action taken under the env's masks. With 32-step rollouts in one minibatch, the defaults before
+    (the row ppo_lstm__norm_obs_until_0.5 of norm_obs_until on the Intel Xeon, learning_tests_epyc_defaults): at 1 in
+    training on 10/10 (the latest at 20,160 steps), the evaluation 0.64 at worst; without the masks (row
+    `ppo_lstm__no_action_masks` of learning_tests): -0.4 at worst."""
     summary = train("ppo_lstm", env_id="MaskedCueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 1.0) is not None
     assert summary["action_masks"] and summary["eval_mean_return"] >= 0.5
