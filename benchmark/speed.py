@@ -39,10 +39,12 @@ start = time.time()
 model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
-# the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults
+# the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults (with the batch of 256,
+# two minibatches of ppo_lstm.py's 8 x 64 steps); `zoo_settings`: the zoo's own rollouts, one batch of 8 x 32 steps
 SB3_SETTINGS = {
     "cartpole": dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
-                     settings="n_steps=64, n_epochs=20, gae_lambda=0.8"),
+                     settings="n_steps=64, n_epochs=20, gae_lambda=0.8",
+                     zoo_settings="n_steps=32, n_epochs=20, gae_lambda=0.8"),
     "pendulum": dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
                      policy_settings=", log_std_init=-0.5", settings="n_steps=128, n_epochs=10, gae_lambda=0.95"),
 }  # fmt: skip
@@ -184,6 +186,9 @@ def main(args: Args) -> None:
             f"{script}.py": ours.replace("{flags}", ""),
             f"{script}.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True"),
         }
+        if "zoo_settings" in SB3_SETTINGS[args.task]:  # the peer as the zoo runs it too, where our rollouts differ
+            contenders["sb3-contrib RecurrentPPO, the zoo's rollouts"] = SB3.replace(
+                "{settings}", SB3_SETTINGS[args.task]["zoo_settings"])
     task_settings = SB3_SETTINGS.get(args.task, {})  # only the sb3-contrib template has these fields
     for seed in args.seeds:
         for name, code in contenders.items():
