@@ -13,7 +13,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import ROOT
+from conftest import ROOT, load
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
 import arithmetic  # noqa: E402
@@ -747,6 +747,27 @@ def test_speed_table_shows_each_seeds_steps_per_second_beside_the_mean_and_ratio
     assert report.speed_tables().splitlines()[2:] == [
         "| contender | mean SPS | SPS per seed | ratio to sb3-contrib |", "|---|---|---|---|",
         "| sb3-contrib RecurrentPPO | 600 | 500 / 700 | 1.00x |", "| ppo_lstm.py | 2200 | 2100 / 2301 | 3.67x |"]  # fmt: skip
+
+
+def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_beside_them(tmp_path, monkeypatch):
+    """The matched peer collects as many steps per env and update, in as many minibatches, as ppo_lstm.py's defaults
+    (a default changed without speed.py would compare unlike settings); the zoo's own rollouts run in the same
+    invocation."""
+    codes = {}
+    monkeypatch.setattr(speed, "measure", lambda code, threads=1: codes.setdefault(code, 100.0 + len(codes)))
+    monkeypatch.setattr(speed, "update_phase_ms", lambda *args: 1.0)
+    monkeypatch.setattr(speed, "out_path", lambda args: str(tmp_path / "speed.json"))
+    speed.main(speed.Args(seeds=(1,)))
+    result = json.loads((tmp_path / "speed.json").read_text())
+    assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", "ppo_lstm.py",
+                                                            "ppo_lstm.py --shared-lstm",
+                                                            "sb3-contrib RecurrentPPO, the zoo's rollouts"]  # fmt: skip
+    matched, _, _, zoo = codes
+    ours = load("ppo_lstm").Args()
+    batch = int(matched.split("batch_size=")[1].split(",")[0])
+    assert f"n_steps={ours.num_steps}," in matched and "n_envs=8" in matched and ours.num_envs == 8
+    assert ours.num_envs * ours.num_steps // batch == ours.num_minibatches
+    assert "n_steps=32," in zoo and f"batch_size={batch}," in zoo and batch == 8 * 32  # the zoo's: one batch
 
 
 def test_peer_reach_workers_run_every_contender_and_seed_as_one_run_alone_would(tmp_path, monkeypatch):
