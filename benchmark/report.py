@@ -684,7 +684,8 @@ def main() -> None:
              "defaults ran at 3.45x the peer as the zoo runs it. The lines with 32-step rollouts matched the peer at 32.", "",
              "The AMD EPYC speed lines are of a run on a faster machine than the earlier one of the same name (its "
              "files as of commit f1232e5), with "
-             "the code of now: ppo_lstm.py went at 3,852 steps per second against 2,532 there, the peer at 995 against "
+             "the code of 2026-11-26 (32-step rollouts): ppo_lstm.py went at 3,852 steps per second against 2,532 "
+             "there, the peer at 995 against "
              "587, so the ratio moved from 4.32x to 3.87x; on PendulumNoVel-v1, 7.38x then. The ratio is a property of "
              "the CPU as much as of the code.", ""]
     if any(os.path.exists(os.path.join(RESULTS, again)) for _, again in ARITHMETIC):
@@ -1680,7 +1681,8 @@ def main() -> None:
     parts += results_section(
         "speed/speed_epyc_f26.json",
         "CartPoleNoVel-v1 on the first AMD EPYC's model, identified (family 26 model 2, AVX-512), with the code of "
-        "now, five runs of each contender in one invocation on an otherwise idle machine (`python benchmark/speed.py "
+        "then (32-step rollouts, the peer at 32 steps), five runs of each contender in one invocation on an otherwise "
+        "idle machine (`python benchmark/speed.py "
         "--tag epyc_f26 --seeds 1 2 3 4 5`): 4.01x on the means, but the peer's runs spread from 863 to 1,073 steps "
         "per second, so seed by seed the ratio runs from 3.45x to 4.53x, and the earlier run on what was most likely "
         "this model (speed.json, three runs each) measured 3.87x. At about 4x the ratio is within its run-to-run "
