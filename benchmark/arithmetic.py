@@ -41,12 +41,15 @@ PROFILES = {
 INTEL_CPU = "int mkl_serv_intel_cpu_true(void) {{ return {answer}; }}\n"
 
 
+# where the libraries that answer MKL are built
+LIBRARIES = os.path.join(HERE, ".cache", "arithmetic")
+
+
 def mkl_library(intel: bool) -> str:
     """Builds (once) the library that tells MKL whether the CPU is Intel's; returns its path."""
-    folder = os.path.join(HERE, ".cache", "arithmetic")
-    library = os.path.join(folder, f"mkl_intel_cpu_{int(intel)}.so")
+    library = os.path.join(LIBRARIES, f"mkl_intel_cpu_{int(intel)}.so")
     if not os.path.exists(library):
-        os.makedirs(folder, exist_ok=True)
+        os.makedirs(LIBRARIES, exist_ok=True)
         # built under a name of this process's, then renamed whole: another run may be building or loading it
         source, built = f"{library[:-3]}.{os.getpid()}.c", f"{library}.{os.getpid()}"
         with open(source, "w") as f:
@@ -68,8 +71,8 @@ def environment(of: str, base: dict) -> dict:
     if shutil.which("cc") is None:
         sys.exit(f"error: --of {of} needs a C compiler (cc) to build the library that answers MKL")
     env = {key: value for key, value in base.items() if all(key not in p["env"] for p in PROFILES.values())}
-    ours = [mkl_library(intel) for intel in (True, False)]
-    preload = [mkl_library(profile["intel_mkl"])] + [lib for lib in base.get("LD_PRELOAD", "").split() if lib not in ours]
+    others = [lib for lib in base.get("LD_PRELOAD", "").split() if os.path.dirname(lib) != LIBRARIES]
+    preload = [mkl_library(profile["intel_mkl"]), *others]
     return {**env, **profile["env"], RECORD: profile["cpu_id"], "LD_PRELOAD": " ".join(preload)}
 
 

@@ -550,13 +550,13 @@ def episode_ends_table(name: str = "episode_ends.json") -> str:
 
 
 # results files of another CPU model run again on the AMD EPYC of family 26 with that model's arithmetic
-# (benchmark/arithmetic.py): (original, run again)
-ARITHMETIC = [("peer_reach_xeon16.json", "peer_reach_xeon16_arithmetic.json"),
-              ("peer_reach_epyc_avx2.json", "peer_reach_epyc_avx2_arithmetic_r64.json"),
-              ("peer_reach_pendulum_xeon16_final_gamma.json", "peer_reach_pendulum_xeon16_arithmetic.json"),
-              ("peer_reach_pendulum_epyc_avx2.json", "peer_reach_pendulum_epyc_avx2_arithmetic.json"),
-              ("peer_reach_mlp_xeon16.json", "peer_reach_mlp_xeon16_arithmetic.json"),
-              ("peer_reach_mlp_epyc_avx2.json", "peer_reach_mlp_epyc_avx2_arithmetic.json")]  # fmt: skip
+# (benchmark/arithmetic.py): (original, run again, whether our script ran with the same defaults in both)
+ARITHMETIC = [("peer_reach_xeon16.json", "peer_reach_xeon16_arithmetic.json", True),
+              ("peer_reach_epyc_avx2.json", "peer_reach_epyc_avx2_arithmetic_r64.json", False),
+              ("peer_reach_pendulum_xeon16_final_gamma.json", "peer_reach_pendulum_xeon16_arithmetic.json", True),
+              ("peer_reach_pendulum_epyc_avx2.json", "peer_reach_pendulum_epyc_avx2_arithmetic.json", True),
+              ("peer_reach_mlp_xeon16.json", "peer_reach_mlp_xeon16_arithmetic.json", True),
+              ("peer_reach_mlp_epyc_avx2.json", "peer_reach_mlp_epyc_avx2_arithmetic.json", True)]  # fmt: skip
 
 
 def arithmetic_table() -> str:
@@ -564,7 +564,7 @@ def arithmetic_table() -> str:
     that came out the same, every training episode, the steps to the threshold and the evaluation."""
     lines = ["| results file (its machine) | run again as (its machine) | runs the same, ours | runs the same, the peer |",
              "|---|---|---|---|"]  # fmt: skip
-    for original, again in ARITHMETIC:
+    for original, again, same_defaults in ARITHMETIC:
         if not all(os.path.exists(os.path.join(RESULTS, name)) for name in (original, again)):
             continue
         machines = []
@@ -574,10 +574,8 @@ def arithmetic_table() -> str:
         rows, cells = arithmetic.compare(original, again), []
         for ours in (True, False):
             side = [row for row in rows if row["script"].startswith("ppo_") == ours]
-            if ours and again.endswith("_r64.json"):  # ours ran with the defaults of now, the original with those before
-                cells.append("- (other defaults)")
-                continue
-            cells.append(f"{sum(row['identical'] for row in side)} of {len(side)}")
+            cells.append(f"{sum(row['identical'] for row in side)} of {len(side)}" if same_defaults or not ours
+                         else "- (other defaults)")
         lines.append(f"| {original} ({machines[0]}) | {again} ({machines[1]}) | {cells[0]} | {cells[1]} |")
     return "\n".join(lines)
 
@@ -614,23 +612,20 @@ def standing_speed_table() -> str:
     speed results of each CPU."""
     lines = ["| script, env | machine | steps per second: ours / sb3-contrib | ratio | results file |", "|---" * 5 + "|"]
     peer = "sb3-contrib RecurrentPPO"
-    before = f"ppo_lstm.py ({ROLLOUT32}; the peer at 32 steps too)"
-    for script, env_id, name in [("ppo_lstm.py", "CartPoleNoVel-v1", "speed_epyc_f26_r64.json"),
-                                 (before, "CartPoleNoVel-v1", "speed.json"),
-                                 (before, "CartPoleNoVel-v1", "speed_xeon.json"),
-                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum.json"),
-                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_xeon.json"),
-                                 (before, "CartPoleNoVel-v1", "speed_epyc_avx2.json"),
-                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_epyc_avx2.json"),
-                                 (before, "CartPoleNoVel-v1", "speed_epyc_f26.json"),
-                                 ("ppo_lstm_continuous.py", "PendulumNoVel-v1", "speed_pendulum_epyc_f26.json")]:  # fmt: skip
+    lstm, before = ("ppo_lstm.py", "CartPoleNoVel-v1"), f" ({ROLLOUT32}; the peer at 32 steps too)"
+    pendulum = ("ppo_lstm_continuous.py", "PendulumNoVel-v1")
+    for (script, env_id), note, name in [(lstm, "", "speed_epyc_f26_r64.json"), (lstm, before, "speed.json"),
+                                         (lstm, before, "speed_xeon.json"), (pendulum, "", "speed_pendulum.json"),
+                                         (pendulum, "", "speed_pendulum_xeon.json"), (lstm, before, "speed_epyc_avx2.json"),
+                                         (pendulum, "", "speed_pendulum_epyc_avx2.json"),
+                                         (lstm, before, "speed_epyc_f26.json"),
+                                         (pendulum, "", "speed_pendulum_epyc_f26.json")]:  # fmt: skip
         if not os.path.exists(os.path.join(RESULTS, "speed", name)):
             continue
         with open(os.path.join(RESULTS, "speed", name)) as f:
             speed = json.load(f)
-        key = script.split()[0]
-        lines.append(f"| {script}, {env_id} | {cpu_text(speed['machine'])} | {speed['sps_mean'][key]:,.0f} / "
-                     f"{speed['sps_mean'][peer]:,.0f} | {speed['ratio_vs_sb3'][key]:.2f}x | speed/{name} |")  # fmt: skip
+        lines.append(f"| {script}{note}, {env_id} | {cpu_text(speed['machine'])} | {speed['sps_mean'][script]:,.0f} / "
+                     f"{speed['sps_mean'][peer]:,.0f} | {speed['ratio_vs_sb3'][script]:.2f}x | speed/{name} |")  # fmt: skip
     return "\n".join(lines)
 
 
@@ -688,7 +683,7 @@ def main() -> None:
              "there, the peer at 995 against "
              "587, so the ratio moved from 4.32x to 3.87x; on PendulumNoVel-v1, 7.38x then. The ratio is a property of "
              "the CPU as much as of the code.", ""]
-    if any(os.path.exists(os.path.join(RESULTS, again)) for _, again in ARITHMETIC):
+    if any(os.path.exists(os.path.join(RESULTS, again)) for _, again, _ in ARITHMETIC):
         parts += ["### Another CPU model's rows, run again on this one (`benchmark/arithmetic.py`)", "",
                   "Why the same seed follows another trajectory on another CPU model: torch's libraries choose their "
                   "kernels by the CPU. MKL, which computes the linear layers' matrix products, takes its code path for "

@@ -19,6 +19,7 @@ import zipfile
 from dataclasses import dataclass
 
 import tyro
+from arithmetic import RECORD
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -146,7 +147,7 @@ def this_cpu() -> tuple[str, str]:
     benchmark/arithmetic.py set one."""
     with open("/proc/cpuinfo") as f:
         cpu, cpu_id = cpu_identity(f.read())
-    other = os.environ.get("BENCHMARK_ARITHMETIC")
+    other = os.environ.get(RECORD)
     return cpu, cpu_id + (f"; with the arithmetic of {other}" if other else "")
 
 
