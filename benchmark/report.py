@@ -755,8 +755,8 @@ def main() -> None:
         lambda: peer_table("peer_reach_epyc_avx2.json"), "CartPoleNoVel-v1 on the AMD EPYC (AVX2), ours beside the peer")
     for name, machine, how in [
         ("peer_reach_epyc_r64.json", "the AMD EPYC of family 26 model 2",
-         "`python benchmark/peer_reach.py --task lstm --tag epyc_r64 --workers 2`, the peer's rows taken from "
-         "peer_reach_epyc_rollout64.json (the same settings and CPU model; peer_reach keeps such rows)"),
+         "`python benchmark/peer_reach.py --task lstm --tag epyc_r64 --workers 2`, both run in it; every row came "
+         "out as in a first run of it that took the peer's rows from peer_reach_epyc_rollout64.json"),
         ("peer_reach_xeon16_arithmetic_r64.json", "the Intel Xeon's arithmetic on the AMD EPYC of family 26",
          "`python benchmark/arithmetic.py --of xeon -- python benchmark/peer_reach.py --task lstm --tag "
          "xeon16_arithmetic_r64 --workers 2`, the peer's rows taken from peer_reach_xeon16_arithmetic.json, which are "
