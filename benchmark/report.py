@@ -759,8 +759,9 @@ def main() -> None:
          "out as in a first run of it that took the peer's rows from peer_reach_epyc_rollout64.json"),
         ("peer_reach_xeon16_arithmetic_r64.json", "the Intel Xeon's arithmetic on the AMD EPYC of family 26",
          "`python benchmark/arithmetic.py --of xeon -- python benchmark/peer_reach.py --task lstm --tag "
-         "xeon16_arithmetic_r64 --workers 2`, the peer's rows taken from peer_reach_xeon16_arithmetic.json, which are "
-         "the Intel Xeon's own, run by run"),
+         "xeon16_arithmetic_r64 --workers 2`, both run in it; every row came out as in a first run of it that took the "
+         "peer's rows from peer_reach_xeon16_arithmetic.json, and the peer's as on the Intel Xeon itself "
+         "(peer_reach_xeon16.json), run by run"),
         ("peer_reach_epyc_avx2_arithmetic_r64.json", "the AVX2 AMD EPYC's arithmetic on the AMD EPYC of family 26",
          "`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/peer_reach.py --task lstm --tag "
          "epyc_avx2_arithmetic_r64 --workers 2`, both run in it")]:  # fmt: skip
