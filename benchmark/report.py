@@ -262,11 +262,11 @@ def memory_table(name: str) -> str:
     return "\n".join(lines)
 
 
-def popgym_table(name: str = "popgym.json", command: str = "") -> str:
+def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool = False) -> str:
     """benchmark/popgym_suite.py's POPGym results: one row per env; per contender the deterministic evaluation (mean +-
     std over its seeds), the mean of the last 20 training episodes (the policy as sampled) and the seed count, and the
     return of random actions; and, on each measure, on how many envs ours is above, level with or below the MLP,
-    sb3-contrib and random actions."""
+    sb3-contrib and random actions (with counts_only, those counts alone)."""
     with open(os.path.join(RESULTS, name)) as f:
         suite = json.load(f)
     m = suite["machine"]
@@ -314,7 +314,8 @@ def popgym_table(name: str = "popgym.json", command: str = "") -> str:
                 ours, theirs = round(ours, 2), round(theirs, 2)
                 tally[(key, other)]["above" if ours > theirs else "below" if ours < theirs else "level with"] += 1
     rival_name = {"mlp": "the MLP", "sb3-contrib": "sb3-contrib", "random": "random actions"}
-    lines += [""] + [f"Ours against {rival_name[other]}, {keys[key]}, on the envs and seeds both ran: "
+    lines = [] if counts_only else lines + [""]
+    lines += [f"Ours against {rival_name[other]}, {keys[key]}, on the envs and seeds both ran: "
                      + ", ".join(f"{word} on {n}" for word, n in counts.items()) + "."
                      for (key, other), counts in tally.items()]  # fmt: skip
     return "\n".join(lines)
@@ -1590,19 +1591,25 @@ def main() -> None:
                   "12). The rows on the Intel Xeon ran with the defaults of before (their notes say which).", ""]  # fmt: skip
         for name in minigrid:
             parts += [memory_table(name), ""]
-    if os.path.exists(os.path.join(RESULTS, "popgym.json")):
-        parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table(), "",
+    if os.path.exists(os.path.join(RESULTS, "popgym_r64.json")):
+        command = ("python benchmark/popgym_suite.py --steps 50000 --out popgym_r64.json --seeds 1 2 3 --contenders "
+                   "ppo_lstm mlp random --envs ENVS (two invocations side by side, seven envs each); the peer's rows "
+                   "from popgym.json")  # fmt: skip
+        then = popgym_table("popgym.json", counts_only=True).splitlines()
+        parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table("popgym_r64.json", command), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
-                  "discrete parts). Our three scripts' rows ran again with their defaults then (ppo_lstm.py's 32-step "
-                  "rollouts in one minibatch; `--contenders "
-                  "ppo_lstm mlp`, two invocations side by side, seven envs each); the peer's rows and random "
-                  "actions' are those of the first run on this CPU. The peer is deterministic here: run again beside "
-                  "ours on MineSweeperEasy, VelocityOnlyCartpoleEasy and ConcentrationEasy in the same session "
-                  "(`python benchmark/popgym_suite.py --steps 50000 --out popgym_epyc.json --seeds 1 2 3 --envs ENV "
-                  "--contenders sb3-contrib` beside the same with `--contenders ppo_lstm mlp`, then `--contenders "
-                  "random`; results/popgym_epyc.json), its rows came out as in the first run and ours as in this table, "
-                  "seed for seed.", ""]  # fmt: skip
+                  "discrete parts). Our scripts ran on their defaults of now (ppo_lstm.py's 64-step rollouts in two "
+                  "minibatches under the recipe above, ppo_lstm_continuous.py's discount rising from 0.9 to 0.98), the "
+                  "MLP and random actions beside them in the same run; their rows came out as in popgym.json, seed for "
+                  "seed. The peer's rows are those of popgym.json, the first run on this CPU model: at 40 to 90 steps "
+                  "per second on several of these envs its 42 runs took six and a half hours here, and it is deterministic "
+                  "here: run again beside ours on MineSweeperEasy, VelocityOnlyCartpoleEasy and ConcentrationEasy in a "
+                  "later session (`python benchmark/popgym_suite.py --steps 50000 --out popgym_epyc.json --seeds 1 2 3 "
+                  "--envs ENV --contenders sb3-contrib`; results/popgym_epyc.json), its rows came out as in the first "
+                  "run, seed for seed. With ppo_lstm.py's 32-step rollouts in one minibatch of before and "
+                  "ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): " + then[1][0].lower()
+                  + then[1][1:] + " " + then[0], ""]  # fmt: skip
     parts += results_section(
         "popgym_xeon.json",
         "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's in the suite's first run on the AMD EPYC "
