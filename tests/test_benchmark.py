@@ -587,6 +587,7 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
         "Ours against random actions, last-20 training return, on the envs and seeds both ran: above on 0, level with "
         "on 0, below on 1.",
     ]
+    assert report.popgym_table(counts_only=True).splitlines() == table[-6:]  # the counts alone, for a sentence
     with open(tmp_path / "popgym.json", "w") as f:  # a file without random actions: no column to compare with
         json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs[:6]}, f)
     table = report.popgym_table().splitlines()
