@@ -1613,10 +1613,11 @@ def main() -> None:
                   "per second on several of these envs its 42 runs took six and a half hours here, and it is deterministic "
                   "here: run again beside ours on MineSweeperEasy, VelocityOnlyCartpoleEasy and ConcentrationEasy in a "
                   "later session (`python benchmark/popgym_suite.py --steps 50000 --out popgym_epyc.json --seeds 1 2 3 "
-                  "--envs ENV --contenders sb3-contrib`; results/popgym_epyc.json), its rows came out as in the first "
-                  "run, seed for seed. With ppo_lstm.py's 32-step rollouts in one minibatch of before and "
-                  "ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): " + then[1][0].lower()
-                  + then[1][1:] + " " + then[0], ""]  # fmt: skip
+                  "--envs ENV --contenders sb3-contrib`; results/popgym_epyc.json) and on RepeatPreviousEasy (seeds 1-3) "
+                  "and CountRecallEasy (seed 2) in the session of this table (results/popgym_peer_again.json), its rows "
+                  "came out as in the first run, seed for seed. With ppo_lstm.py's 32-step rollouts in one minibatch of "
+                  "before and ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): "
+                  + then[1][0].lower() + then[1][1:] + " " + then[0], ""]  # fmt: skip
     parts += results_section(
         "popgym_xeon.json",
         "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's in the suite's first run on the AMD EPYC "
