@@ -615,12 +615,18 @@ def standing_speed_table() -> str:
     peer = "sb3-contrib RecurrentPPO"
     lstm, before = ("ppo_lstm.py", "CartPoleNoVel-v1"), f" ({ROLLOUT32}; the peer at 32 steps too)"
     pendulum = ("ppo_lstm_continuous.py", "PendulumNoVel-v1")
-    for (script, env_id), note, name in [(lstm, "", "speed_epyc_f26_r64.json"), (lstm, before, "speed.json"),
-                                         (lstm, before, "speed_xeon.json"), (pendulum, "", "speed_pendulum.json"),
-                                         (pendulum, "", "speed_pendulum_xeon.json"), (lstm, before, "speed_epyc_avx2.json"),
-                                         (pendulum, "", "speed_pendulum_epyc_avx2.json"),
-                                         (lstm, before, "speed_epyc_f26.json"),
-                                         (pendulum, "", "speed_pendulum_epyc_f26.json")]:  # fmt: skip
+    lines_of = [
+        (lstm, "", "speed_epyc_f26_r64.json"),
+        (lstm, before, "speed.json"),
+        (lstm, before, "speed_xeon.json"),
+        (pendulum, "", "speed_pendulum.json"),
+        (pendulum, "", "speed_pendulum_xeon.json"),
+        (lstm, before, "speed_epyc_avx2.json"),
+        (pendulum, "", "speed_pendulum_epyc_avx2.json"),
+        (lstm, before, "speed_epyc_f26.json"),
+        (pendulum, "", "speed_pendulum_epyc_f26.json"),
+    ]  # (script and env, what sets the line apart, results file)
+    for (script, env_id), note, name in lines_of:
         if not os.path.exists(os.path.join(RESULTS, "speed", name)):
             continue
         with open(os.path.join(RESULTS, "speed", name)) as f:
@@ -1617,7 +1623,7 @@ def main() -> None:
                   "and CountRecallEasy (seed 2) in the session of this table (results/popgym_peer_again.json), its rows "
                   "came out as in the first run, seed for seed. With ppo_lstm.py's 32-step rollouts in one minibatch of "
                   "before and ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): "
-                  + then[1][0].lower() + then[1][1:] + " " + then[0], ""]  # fmt: skip
+                  + " ".join(then[1::-1]), ""]  # fmt: skip
     parts += results_section(
         "popgym_xeon.json",
         "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's in the suite's first run on the AMD EPYC "
