@@ -557,6 +557,10 @@ def main(args: Args) -> dict | None:
     # torchrun starts one process per rank and sets these; plain `python ppo_gru_atari.py` is rank 0 of 1
     rank, world_size = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
     local_rank, local_world_size = int(os.environ.get("LOCAL_RANK", 0)), int(os.environ.get("LOCAL_WORLD_SIZE", 1))
+    use_cuda = torch.cuda.is_available() and args.cuda
+    if use_cuda and local_world_size > torch.cuda.device_count():  # rank r takes GPU r; NCCL refuses two on one GPU
+        fail(f"{local_world_size} ranks on this node but {torch.cuda.device_count()} GPU(s): start one rank per GPU "
+             "(torchrun --nproc-per-node), or pass --no-cuda for CPU ranks")  # fmt: skip
     seq_len = args.seq_len or args.num_steps
     batch_size = args.num_envs * args.num_steps * world_size  # every rank's steps: global_step counts them all
     # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
@@ -569,7 +573,6 @@ def main(args: Args) -> dict | None:
     np.random.seed(args.seed + rank)
     torch.manual_seed(args.seed + rank)
     torch.backends.cudnn.deterministic = args.torch_deterministic
-    use_cuda = torch.cuda.is_available() and args.cuda
     device = torch.device(f"cuda:{local_rank}" if use_cuda else "cpu")
     if use_cuda:
         torch.cuda.set_device(device)

@@ -200,6 +200,17 @@ def test_atari_errors_are_one_line_before_any_env(capsys, kwargs, says):
     assert not os.path.exists("runs")
 
 
+def test_more_ranks_than_gpus_on_a_node_is_one_line_before_any_env(capsys, monkeypatch):
+    """Rank r takes GPU r and NCCL refuses two ranks on one GPU, so torchrun with more ranks per node than GPUs stops
+    with one line (found on a one-GPU machine), unless the ranks run on CPU."""
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "device_count", lambda: 1)
+    for key, value in {"RANK": "1", "WORLD_SIZE": "2", "LOCAL_RANK": "1", "LOCAL_WORLD_SIZE": "2"}.items():
+        monkeypatch.setenv(key, value)
+    assert "2 ranks on this node but 1 GPU(s)" in one_line_error(capsys)
+    assert not os.path.exists("runs")
+
+
 class ScriptedGames:
     """A stand-in for make_envs' vector env: every game lasts 8 steps and pays +5 at step 3 and -2 at step 6 (a score
     of 3, clipped to +1 and -1 for training); a life is lost at step 4; even envs end the game at step 8, odd envs are
@@ -473,7 +484,7 @@ def test_atari_checkpoint_resumes_identically_whatever_layout_it_was_written_in(
 def torchrun(*flags: str, timeout: int = 300) -> subprocess.CompletedProcess:
     worker = os.path.join(os.path.dirname(os.path.abspath(__file__)), "torchrun_worker.py")
     return subprocess.run([sys.executable, "-m", "torch.distributed.run", "--standalone", "--nproc-per-node", "2", worker,
-                           *flags], capture_output=True, text=True, timeout=timeout)  # fmt: skip
+                           "--no-cuda", *flags], capture_output=True, text=True, timeout=timeout)  # fmt: skip
 
 
 def test_two_gloo_ranks_train_one_model_and_rank_0_alone_writes():

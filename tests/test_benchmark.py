@@ -17,6 +17,7 @@ from conftest import ROOT, load
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
 import arithmetic  # noqa: E402
+import atari_gpu_speed  # noqa: E402
 import episode_ends  # noqa: E402
 import eval_noise  # noqa: E402
 import pendulum_optimal  # noqa: E402
@@ -975,3 +976,15 @@ def test_compare_finds_the_first_episode_where_two_runs_part():
     changed = {"runs": [run, {**run, "seed": 2, "eval_returns": [8.0, 10.0]}]}
     assert [r["identical"] for r in arithmetic.same_runs(kept, changed)] == [True, False]
     assert [r["identical"] for r in arithmetic.same_runs(original, kept)] == [True, True]
+
+
+def test_atari_gpu_speed_takes_the_second_half_rate_from_cumulative_figures():
+    """Both scripts print a cumulative steps-per-second figure per update; the rate over the second half of the updates
+    comes from the times those figures imply (steps / figure), for our lines and for CleanRL's (1,024 steps each)."""
+    ours = "update 1/4  global_step 1000  SPS 500  r\nupdate 2/4  global_step 2000  SPS 800  r\n" \
+           "update 3/4  global_step 3000  SPS 1000  r\nupdate 4/4  global_step 4000  SPS 1000  return(last20) 1.0\n"
+    assert atari_gpu_speed.rates(ours) == {"updates": 4, "global_step": 4000, "sps": 1000, "sps_second_half": 1333}
+    cleanrl = "global_step=8, episodic_return=1.0\nSPS: 100\nSPS: 150\nSPS: 200\n"
+    assert atari_gpu_speed.progress(cleanrl)[-1] == (3072, 3072 / 200)
+    assert atari_gpu_speed.rates(cleanrl) == {"updates": 3, "global_step": 3072, "sps": 200, "sps_second_half": 600}
+    assert atari_gpu_speed.rates("update 1/4  global_step 1000  SPS 500") == {"updates": 1}
