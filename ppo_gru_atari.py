@@ -573,6 +573,9 @@ def main(args: Args) -> dict | None:
     np.random.seed(args.seed + rank)
     torch.manual_seed(args.seed + rank)
     torch.backends.cudnn.deterministic = args.torch_deterministic
+    # float32 stays float32 on a GPU: cuDNN's TF32 default for convolutions and RNNs put the replay's ratio 1e-4 off 1
+    torch.backends.cudnn.conv.fp32_precision = torch.backends.cudnn.rnn.fp32_precision = "ieee"
+    torch.backends.cuda.matmul.fp32_precision = "ieee"
     device = torch.device(f"cuda:{local_rank}" if use_cuda else "cpu")
     if use_cuda:
         torch.cuda.set_device(device)

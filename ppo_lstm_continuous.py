@@ -577,6 +577,9 @@ def main(args: Args) -> dict:
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.backends.cudnn.deterministic = args.torch_deterministic
+    # float32 stays float32 on a GPU: cuDNN's TF32 default for convolutions and RNNs put the replay's ratio 1e-4 off 1
+    torch.backends.cudnn.conv.fp32_precision = torch.backends.cudnn.rnn.fp32_precision = "ieee"
+    torch.backends.cuda.matmul.fp32_precision = "ieee"
     device = torch.device("cuda" if torch.cuda.is_available() and args.cuda else "cpu")
     if device.type == "cpu":
         torch.set_num_threads(1)  # more threads fight the env loop for 2 cores and slow small LSTMs down

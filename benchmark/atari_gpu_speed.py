@@ -74,9 +74,9 @@ def first_ratio_error_max(run_dir: str) -> float:
 
 
 def keep_run(name: str) -> dict:
-    """Copies the run folder of `--exp-name name` (events and summary.json) to results/atari_gpu_scale/events/name
+    """Copies the latest run folder of `--exp-name name` (events and summary.json) to results/atari_gpu_scale/events/name
     and returns its largest first-minibatch ratio error."""
-    (run_dir,) = glob.glob(os.path.join(ROOT, "runs", f"Breakout-v5__{name}__*"))
+    run_dir = max(glob.glob(os.path.join(ROOT, "runs", f"Breakout-v5__{name}__*")), key=os.path.getmtime)  # this run's
     shutil.copytree(run_dir, os.path.join(OUT, "events", name), dirs_exist_ok=True)
     return {"first_ratio_error_max": float(f"{first_ratio_error_max(run_dir):.3g}")}
 
