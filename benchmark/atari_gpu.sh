@@ -3,6 +3,7 @@
 #
 #   bash benchmark/atari_gpu.sh speed    # steps per second: CleanRL's settings, the recipe, and CleanRL's own script
 #   bash benchmark/atari_gpu.sh train    # 10M steps with the recipe, resumable: run it again to continue
+#   bash benchmark/atari_gpu.sh test     # the Atari tests on the GPU
 #
 # The recipe against CleanRL's ppo_atari_lstm.py settings (8 envs x 128 steps, 4 minibatches, 4 epochs), and why:
 #   --num-envs 32         an inference of 16 frames (one of the two env groups) costs the GPU about what one of 4
@@ -19,6 +20,9 @@ RECIPE="--num-envs 32 --num-minibatches 8"
 case "${1:-speed}" in
   speed)  # benchmark/atari_gpu_speed.py: each run's log and the table in results/atari_gpu_scale
     python benchmark/atari_gpu_speed.py --steps "${STEPS:-65536}"
+    ;;
+  test)  # with the suite's 2 workers: 8 or 12, each with torch's threads on every core, ran past their time limits
+    python -m pytest tests/test_atari.py --durations 20
     ;;
   train)
     last=$(ls -t runs/Breakout-v5__recipe__1__*/recipe.pt 2>/dev/null | head -1 || true)

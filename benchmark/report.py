@@ -1291,7 +1291,8 @@ def main() -> None:
                   "first run, none failing; in the second 22 passed and 17 failed with a per-test limit of 100 s, where each "
                   "takes at most 13 s on the 2-core CPU here. Five of the 17 are the first-minibatch ratio tests, which the "
                   "TF32 errors above would fail (they assert 1e-5); the cut output shows no reason for the others, most "
-                  "likely the limit. They are to be run again on a GPU with the suite's own 2 workers. "
+                  "likely the limit. They are to be run again on a GPU with the suite's own 2 workers (`bash "
+                  "benchmark/atari_gpu.sh test`). "
                   "Files: `results/atari_gpu_scale/` (speed.json, the logs, our runs' events).", "",
                   atari_gpu_speed_table(), ""]  # fmt: skip
     parts += results_section(
