@@ -262,6 +262,23 @@ def memory_table(name: str) -> str:
     return "\n".join(lines)
 
 
+def peer_rows_again(first: str, again: list[str]) -> tuple[int, int, list[str]]:
+    """The peer's (sb3-contrib's) POPGym rows run again in later files, checked against the first run's: how many came
+    out the same (every evaluation return and the last-20 training mean), of how many, and on which envs."""
+    def peer_rows(name: str) -> dict:
+        with open(os.path.join(RESULTS, name)) as f:
+            rows = json.load(f)["runs"]
+        return {(r["env_id"], r["seed"]): r for r in rows if r["contender"] == "sb3-contrib"}
+
+    before, same, total, envs = peer_rows(first), 0, 0, set()
+    for name in again:
+        for key, row in peer_rows(name).items():
+            total += 1
+            same += [row["eval_returns"], row["train_last20"]] == [before[key]["eval_returns"], before[key]["train_last20"]]
+            envs.add(key[0].split(":")[-1].removeprefix("popgym-").removesuffix("-v0"))
+    return same, total, sorted(envs)
+
+
 def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool = False) -> str:
     """benchmark/popgym_suite.py's POPGym results: one row per env; per contender the deterministic evaluation (mean +-
     std over its seeds), the mean of the last 20 training episodes (the policy as sampled) and the seed count, and the
@@ -1645,6 +1662,7 @@ def main() -> None:
                    "ppo_lstm mlp random --envs ENVS (two invocations side by side, seven envs each); the peer's rows "
                    "from popgym.json")  # fmt: skip
         then = popgym_table("popgym.json", counts_only=True).splitlines()
+        same, total, envs = peer_rows_again("popgym.json", ["popgym_epyc.json", "popgym_peer_again.json"])
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table("popgym_r64.json", command), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
@@ -1653,11 +1671,11 @@ def main() -> None:
                   "MLP and random actions beside them in the same run; their rows came out as in popgym.json, seed for "
                   "seed. The peer's rows are those of popgym.json, the first run on this CPU model: at 40 to 90 steps "
                   "per second on several of these envs its 42 runs took six and a half hours here, and it is deterministic "
-                  "here: run again beside ours on MineSweeperEasy, VelocityOnlyCartpoleEasy and ConcentrationEasy in a "
-                  "later session (`python benchmark/popgym_suite.py --steps 50000 --out popgym_epyc.json --seeds 1 2 3 "
-                  "--envs ENV --contenders sb3-contrib`; results/popgym_epyc.json) and on RepeatPreviousEasy (seeds 1-3) "
-                  "and CountRecallEasy (seed 2) in the session of this table (results/popgym_peer_again.json), its rows "
-                  "came out as in the first run, seed for seed. With ppo_lstm.py's 32-step rollouts in one minibatch of "
+                  f"here: of its rows run again in later sessions (`python benchmark/popgym_suite.py --steps 50000 --out FILE "
+                  f"--seeds SEEDS --envs ENVS --contenders sb3-contrib`; results/popgym_epyc.json, beside ours, and "
+                  f"results/popgym_peer_again.json), {same} of {total} came out as in the first run, seed for seed, every "
+                  f"evaluation return and training mean ({', '.join(envs)}). With ppo_lstm.py's 32-step rollouts in "
+                  "one minibatch of "
                   "before and ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): "
                   + " ".join(then[1::-1]), ""]  # fmt: skip
     parts += results_section(

@@ -988,3 +988,20 @@ def test_atari_gpu_speed_takes_the_second_half_rate_from_cumulative_figures():
     assert atari_gpu_speed.progress(cleanrl)[-1] == (3072, 3072 / 200)
     assert atari_gpu_speed.rates(cleanrl) == {"updates": 3, "global_step": 3072, "sps": 200, "sps_second_half": 600}
     assert atari_gpu_speed.rates("update 1/4  global_step 1000  SPS 500") == {"updates": 1}
+
+
+def test_peer_rows_run_again_are_checked_against_the_first_run(tmp_path, monkeypatch):
+    """The POPGym text's count of the peer's rows that came out the same when run again: every evaluation return and
+    the training mean must match, rows of other contenders do not count, and the envs are named."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+
+    def row(env, seed, returns, last20, contender="sb3-contrib"):
+        return {"contender": contender, "env_id": f"popgym:popgym-{env}-v0", "seed": seed, "eval_returns": returns,
+                "train_last20": last20}  # fmt: skip
+
+    first = [row("A", 1, [0.5, 0.25], 0.1), row("A", 2, [0.5, 0.5], 0.2), row("B", 1, [1.0], 0.3)]
+    again = [row("A", 1, [0.5, 0.25], 0.1), row("A", 2, [0.5, 0.5], 0.25), row("B", 1, [0.0], 0.3, "ppo_lstm")]
+    for name, rows in (("first.json", first), ("again.json", again), ("more.json", [row("B", 1, [1.0, 0.0], 0.3)])):
+        (tmp_path / name).write_text(json.dumps({"runs": rows}))
+    assert report.peer_rows_again("first.json", ["again.json"]) == (1, 2, ["A"])
+    assert report.peer_rows_again("first.json", ["again.json", "more.json"]) == (1, 3, ["A", "B"])
