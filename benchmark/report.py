@@ -262,19 +262,20 @@ def memory_table(name: str) -> str:
     return "\n".join(lines)
 
 
-def peer_rows_again(first: str, again: list[str]) -> tuple[int, int, list[str]]:
-    """The peer's (sb3-contrib's) POPGym rows run again in later files, checked against the first run's: how many came
-    out the same (every evaluation return and the last-20 training mean), of how many, and on which envs."""
+def rows_again(first: str, again: list[str], contender: str = "sb3-contrib") -> tuple[int, int, list[str]]:
+    """A contender's POPGym rows run again in later files, checked against those of a first file: how many came out
+    the same (every evaluation return and the last-20 training mean), of how many, and on which envs."""
     def peer_rows(name: str) -> dict:
         with open(os.path.join(RESULTS, name)) as f:
             rows = json.load(f)["runs"]
-        return {(r["env_id"], r["seed"]): r for r in rows if r["contender"] == "sb3-contrib"}
+        return {(r["env_id"], r["seed"]): r for r in rows if r["contender"] == contender}
 
     before, same, total, envs = peer_rows(first), 0, 0, set()
     for name in again:
         for key, row in peer_rows(name).items():
             total += 1
-            same += [row["eval_returns"], row["train_last20"]] == [before[key]["eval_returns"], before[key]["train_last20"]]
+            ref = before.get(key, {})  # a row the first run lacks counts as not the same
+            same += [row["eval_returns"], row["train_last20"]] == [ref.get("eval_returns"), ref.get("train_last20")]
             envs.add(key[0].split(":")[-1].removeprefix("popgym-").removesuffix("-v0"))
     return same, total, sorted(envs)
 
@@ -1662,7 +1663,7 @@ def main() -> None:
                    "ppo_lstm mlp random --envs ENVS (two invocations side by side, seven envs each); the peer's rows "
                    "from popgym.json")  # fmt: skip
         then = popgym_table("popgym.json", counts_only=True).splitlines()
-        same, total, envs = peer_rows_again("popgym.json", ["popgym_epyc.json", "popgym_peer_again.json"])
+        same, total, envs = rows_again("popgym.json", ["popgym_epyc.json", "popgym_peer_again.json"])
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table("popgym_r64.json", command), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "

@@ -990,9 +990,9 @@ def test_atari_gpu_speed_takes_the_second_half_rate_from_cumulative_figures():
     assert atari_gpu_speed.rates("update 1/4  global_step 1000  SPS 500") == {"updates": 1}
 
 
-def test_peer_rows_run_again_are_checked_against_the_first_run(tmp_path, monkeypatch):
-    """The POPGym text's count of the peer's rows that came out the same when run again: every evaluation return and
-    the training mean must match, rows of other contenders do not count, and the envs are named."""
+def test_rows_run_again_are_checked_against_the_first_run(tmp_path, monkeypatch):
+    """The POPGym text's count of a contender's rows that came out the same when run again: every evaluation return
+    and the training mean must match, rows of other contenders do not count, and the envs are named."""
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
 
     def row(env, seed, returns, last20, contender="sb3-contrib"):
@@ -1003,5 +1003,6 @@ def test_peer_rows_run_again_are_checked_against_the_first_run(tmp_path, monkeyp
     again = [row("A", 1, [0.5, 0.25], 0.1), row("A", 2, [0.5, 0.5], 0.25), row("B", 1, [0.0], 0.3, "ppo_lstm")]
     for name, rows in (("first.json", first), ("again.json", again), ("more.json", [row("B", 1, [1.0, 0.0], 0.3)])):
         (tmp_path / name).write_text(json.dumps({"runs": rows}))
-    assert report.peer_rows_again("first.json", ["again.json"]) == (1, 2, ["A"])
-    assert report.peer_rows_again("first.json", ["again.json", "more.json"]) == (1, 3, ["A", "B"])
+    assert report.rows_again("first.json", ["again.json"]) == (1, 2, ["A"])
+    assert report.rows_again("first.json", ["again.json", "more.json"]) == (1, 3, ["A", "B"])
+    assert report.rows_again("first.json", ["again.json"], "ppo_lstm") == (0, 1, ["B"])  # no such row in first.json
