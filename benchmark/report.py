@@ -1664,6 +1664,11 @@ def main() -> None:
                    "from popgym.json")  # fmt: skip
         then = popgym_table("popgym.json", counts_only=True).splitlines()
         same, total, envs = rows_again("popgym.json", ["popgym_epyc.json", "popgym_peer_again.json"])
+        ours_again = ""
+        if os.path.exists(os.path.join(RESULTS, "popgym_ours_again.json")):
+            ours_same, ours_total, _ = rows_again("popgym_r64.json", ["popgym_ours_again.json"], "ppo_lstm")
+            ours_again = (f"Our scripts' rows, run again beside the last of those ({ours_total} runs, "
+                          f"results/popgym_ours_again.json), came out the same in {ours_same} of {ours_total}. ")
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table("popgym_r64.json", command), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
@@ -1675,8 +1680,8 @@ def main() -> None:
                   f"here: of its rows run again in later sessions (`python benchmark/popgym_suite.py --steps 50000 --out FILE "
                   f"--seeds SEEDS --envs ENVS --contenders sb3-contrib`; results/popgym_epyc.json, beside ours, and "
                   f"results/popgym_peer_again.json), {same} of {total} came out as in the first run, seed for seed, every "
-                  f"evaluation return and training mean ({', '.join(envs)}). With ppo_lstm.py's 32-step rollouts in "
-                  "one minibatch of "
+                  f"evaluation return and training mean ({', '.join(envs)}). {ours_again}With ppo_lstm.py's 32-step "
+                  "rollouts in one minibatch of "
                   "before and ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): "
                   + " ".join(then[1::-1]), ""]  # fmt: skip
     parts += results_section(
