@@ -1666,9 +1666,11 @@ def main() -> None:
         same, total, envs = rows_again("popgym.json", ["popgym_epyc.json", "popgym_peer_again.json"])
         ours_again = ""
         if os.path.exists(os.path.join(RESULTS, "popgym_ours_again.json")):
-            ours_same, ours_total, _ = rows_again("popgym_r64.json", ["popgym_ours_again.json"], "ppo_lstm")
-            ours_again = (f"Our scripts' rows, run again beside the last of those ({ours_total} runs, "
-                          f"results/popgym_ours_again.json), came out the same in {ours_same} of {ours_total}. ")
+            counts = {name: rows_again("popgym_r64.json", ["popgym_ours_again.json"], contender)[:2]
+                      for contender, name in [("ppo_lstm", "ours"), ("mlp", "the MLP's"), ("random", "random actions'")]}
+            ours_again = ("Every other row, run again beside the last of those (results/popgym_ours_again.json), came "
+                          "out the same: " + ", ".join(f"{name} {same} of {total}" for name, (same, total) in counts.items())
+                          + ". ")  # fmt: skip
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table("popgym_r64.json", command), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
