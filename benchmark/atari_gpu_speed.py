@@ -21,6 +21,7 @@ import subprocess
 import sys
 from dataclasses import dataclass
 
+import speed
 import tyro
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -92,12 +93,11 @@ def run(argv: list[str], log_name: str, env: dict | None = None) -> str:
 
 
 def machine() -> dict:
+    """speed.py's record of the machine (CPU model and what tells CPUs of one name apart), with the GPU."""
     import torch
 
-    with open("/proc/cpuinfo") as f:
-        cpu = next((line.split(":", 1)[1].strip() for line in f if line.startswith("model name")), "?")
     gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else None
-    return {"gpu": gpu, "cpu": cpu, "cores": len(os.sched_getaffinity(0)), "torch": torch.__version__}
+    return {"gpu": gpu, **speed.machine(), "cores": len(os.sched_getaffinity(0)), "threads": "each script's own defaults"}
 
 
 def main(args: Args) -> None:

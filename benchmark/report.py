@@ -265,14 +265,14 @@ def memory_table(name: str) -> str:
 def rows_again(first: str, again: list[str], contender: str = "sb3-contrib") -> tuple[int, int, list[str]]:
     """A contender's POPGym rows run again in later files, checked against those of a first file: how many came out
     the same (every evaluation return and the last-20 training mean), of how many, and on which envs."""
-    def peer_rows(name: str) -> dict:
+    def contender_rows(name: str) -> dict:
         with open(os.path.join(RESULTS, name)) as f:
             rows = json.load(f)["runs"]
         return {(r["env_id"], r["seed"]): r for r in rows if r["contender"] == contender}
 
-    before, same, total, envs = peer_rows(first), 0, 0, set()
+    before, same, total, envs = contender_rows(first), 0, 0, set()
     for name in again:
-        for key, row in peer_rows(name).items():
+        for key, row in contender_rows(name).items():
             total += 1
             ref = before.get(key, {})  # a row the first run lacks counts as not the same
             same += [row["eval_returns"], row["train_last20"]] == [ref.get("eval_returns"), ref.get("train_last20")]
@@ -667,17 +667,44 @@ def atari_gpu_table() -> str:
     return "\n".join(lines)
 
 
-def atari_gpu_speed_table() -> str:
-    """benchmark/atari_gpu_speed.py's runs (results/atari_gpu_scale/speed.json), one row each."""
+def atari_gpu_speed_section() -> list[str]:
+    """benchmark/atari_gpu_speed.py's runs (results/atari_gpu_scale/speed.json): what they show, and one row each."""
     with open(os.path.join(RESULTS, "atari_gpu_scale", "speed.json")) as f:
         runs = json.load(f)["runs"]
+    with open(os.path.join(RESULTS, "speed", "speed_atari.json")) as f:
+        cleanrl_cpu = json.load(f)["sps_mean"]["CleanRL ppo_atari_lstm.py"]
+    by_flags = {run["flags"]: run for run in runs if run["contender"].startswith("ppo_gru_atari.py")}
+    recipe = by_flags["--num-envs 32 --num-minibatches 8"]
+    one_group = by_flags["--num-envs 32 --num-minibatches 8 --env-groups 1"]
+    fp32_error = max(run["first_ratio_error_max"] for flags, run in by_flags.items() if "--amp" not in flags)
+    (cleanrl,) = [run for run in runs if run["contender"].startswith("CleanRL")]
+    text = ("One NVIDIA H200 on a 16-core Intel Xeon host (torch 2.11.0+cu130), Breakout-v5 with envpool, one "
+            "invocation of `STEPS=65536 bash benchmark/atari_gpu.sh speed` (CleanRL's script runs half the steps: its "
+            "envs step one after another). The steps per second over the second half of the updates leave out the start "
+            f"(CUDA context, cuDNN's first calls). These runs had cuDNN's TF32 default on: their replays were up to "
+            f"{fp32_error:.2e} off a ratio of 1, past the contract's 1e-5, so every script now turns TF32 off, and the "
+            "fp32 figures here are from before that change (no GPU has run it yet). CleanRL's ppo_atari_lstm.py ran on "
+            f"the same GPU through benchmark/legacy_gym (our stand-in for gym 0.23): its {cleanrl['sps']:,} steps per "
+            f"second are about what it made on the 2-core CPU here ({cleanrl_cpu:,.0f}, speed_atari.json), so its single "
+            "env loop, not the GPU, sets its pace in this harness; no ratio against CleanRL is claimed from it. Here the "
+            f"recipe ran faster without the overlap of two env groups ({one_group['sps_second_half']:,} against "
+            f"{recipe['sps_second_half']:,} steps per second over the second half, one short run each): the overlap, "
+            "which pays on the CPU, did not on this GPU host; the default stays until longer runs decide. The Atari "
+            "tests on that host (tests/test_atari.py, pytest_h200_first.txt and pytest_h200.txt) were run with 8 and "
+            "then 12 workers, each process with torch's 16 threads on the 16 cores, and cut off by their time limits "
+            "both times: 30 of 50 passed in the first run, none failing; in the second 22 passed and 17 failed with a "
+            "per-test limit of 100 s, where each takes at most 13 s on the 2-core CPU here. Five of the 17 are the "
+            "first-minibatch ratio tests, which the TF32 errors above would fail (they assert 1e-5); the cut output "
+            "shows no reason for the others, most likely the limit. They are to be run again on a GPU with the suite's "
+            "own 2 workers (`bash benchmark/atari_gpu.sh test`). Files: `results/atari_gpu_scale/` (speed.json, the "
+            "logs, our runs' events).")  # fmt: skip
     lines = ["| contender | steps | steps/s, whole run | steps/s, second half | first-minibatch ratio error, max |",
              "|---|---|---|---|---|"]  # fmt: skip
     for run in runs:
         error = run.get("first_ratio_error_max")
         lines.append(f"| {run['contender']} | {run['global_step']:,} | {run['sps']:,} | {run['sps_second_half']:,} | "
                      f"{'' if error is None else f'{error:.1e}'} |")  # fmt: skip
-    return "\n".join(lines)
+    return [text, "", "\n".join(lines)]
 
 
 def main() -> None:
@@ -1291,28 +1318,7 @@ def main() -> None:
                   "4 minibatches, 4 epochs, lr 2.5e-4); each run stopped after 330-420 s. The CUDA path passed the "
                   "Atari tests there (`results/atari_gpu/pytest.txt`).", "", atari_gpu_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "atari_gpu_scale", "speed.json")):
-        parts += ["### Atari speed on a GPU (`bash benchmark/atari_gpu.sh speed`)", "",
-                  "One NVIDIA H200 on a 16-core Intel Xeon host (torch 2.11.0+cu130), Breakout-v5 with envpool, one "
-                  "invocation of `STEPS=65536 bash benchmark/atari_gpu.sh speed` (CleanRL's script runs half the steps: "
-                  "its envs step one after another). The steps per second over the second half of the updates leave out "
-                  "the start (CUDA context, cuDNN's first calls). These runs had cuDNN's TF32 default on: their replays "
-                  "were up to 1.25e-4 off a ratio of 1, past the contract's 1e-5, so every script now turns TF32 off, and "
-                  "the fp32 figures here are from before that change (no GPU has run it yet). CleanRL's "
-                  "ppo_atari_lstm.py ran on the same GPU through benchmark/legacy_gym (our stand-in for gym 0.23): its 274 "
-                  "steps per second are about what it made on the 2-core CPU here (247, speed_atari.json), so its single "
-                  "env loop, not the GPU, sets its pace in this harness; no ratio against CleanRL is claimed from it. "
-                  "Here the recipe ran faster without the overlap of two env groups (3,685 against 3,336 steps per second "
-                  "over the second half, one short run each): the overlap, which pays on the CPU, did not on this GPU "
-                  "host; the default stays until longer runs decide. The Atari tests on that host (tests/test_atari.py, "
-                  "pytest_h200_first.txt and pytest_h200.txt) were run with 8 and then 12 workers, each process with "
-                  "torch's 16 threads on the 16 cores, and cut off by their time limits both times: 30 of 50 passed in the "
-                  "first run, none failing; in the second 22 passed and 17 failed with a per-test limit of 100 s, where each "
-                  "takes at most 13 s on the 2-core CPU here. Five of the 17 are the first-minibatch ratio tests, which the "
-                  "TF32 errors above would fail (they assert 1e-5); the cut output shows no reason for the others, most "
-                  "likely the limit. They are to be run again on a GPU with the suite's own 2 workers (`bash "
-                  "benchmark/atari_gpu.sh test`). "
-                  "Files: `results/atari_gpu_scale/` (speed.json, the logs, our runs' events).", "",
-                  atari_gpu_speed_table(), ""]  # fmt: skip
+        parts += ["### Atari speed on a GPU (`bash benchmark/atari_gpu.sh speed`)", "", *atari_gpu_speed_section(), ""]
     parts += results_section(
         "peer_reach_pendulum.json",
         "PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO with rl_zoo3 2.9.2's settings for it (gSDE resampled every "
@@ -1669,7 +1675,7 @@ def main() -> None:
             counts = {name: rows_again("popgym_r64.json", ["popgym_ours_again.json"], contender)[:2]
                       for contender, name in [("ppo_lstm", "ours"), ("mlp", "the MLP's"), ("random", "random actions'")]}
             ours_again = ("Every other row, run again beside the last of those (results/popgym_ours_again.json), came "
-                          "out the same: " + ", ".join(f"{name} {same} of {total}" for name, (same, total) in counts.items())
+                          "out the same: " + ", ".join(f"{name} {n} of {runs}" for name, (n, runs) in counts.items())
                           + ". ")  # fmt: skip
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table("popgym_r64.json", command), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
