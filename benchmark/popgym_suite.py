@@ -36,6 +36,7 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
 sys.path.insert(0, ROOT)
 sys.path.insert(0, HERE)
+import popgym_prev_action  # noqa: E402
 import run as runner  # noqa: E402
 from speed import machine  # noqa: E402
 
@@ -45,8 +46,11 @@ POPGYM_EASY = ["AutoencodeEasy", "RepeatPreviousEasy", "RepeatFirstEasy", "Count
                "PositionOnlyPendulumEasy", "VelocityOnlyCartpoleEasy", "NoisyPositionOnlyCartPoleEasy",
                "NoisyPositionOnlyPendulumEasy", "MultiarmedBanditEasy", "HigherLowerEasy", "BattleshipEasy",
                "ConcentrationEasy", "MineSweeperEasy"]  # fmt: skip
+PREV_ACTION_EASY = popgym_prev_action.NAMES  # the Easy envs that need the previous action
 SUITES = {
     "popgym": [f"popgym:popgym-{name}-v0" for name in POPGYM_EASY],
+    # the four Easy envs that declare they need the previous action, with it (benchmark/popgym_prev_action.py)
+    "popgym-prev-action": [f"benchmark.popgym_prev_action:popgym-{name}-PrevAction-v0" for name in PREV_ACTION_EASY],
     "minigrid": ["minigrid:MiniGrid-MemoryS7-v0"],
     # the same env seen through minigrid's OneHotPartialObsWrapper (benchmark/minigrid_onehot.py)
     "minigrid-onehot": ["benchmark.minigrid_onehot:MiniGrid-MemoryS7-OneHot-v0"],
@@ -61,7 +65,8 @@ RECIPE = "--rnn-hidden-size 256 --no-anneal-clip"
 @dataclass
 class Args:
     suite: str = "popgym"
-    """`popgym` (the 14 Easy envs), `minigrid` (MiniGrid-MemoryS7-v0) or `minigrid-onehot` (the same, its view one-hot)"""
+    """`popgym` (the 14 Easy envs), `popgym-prev-action` (the four of them that need the previous action, with it),
+    `minigrid` (MiniGrid-MemoryS7-v0) or `minigrid-onehot` (the same, its view one-hot)"""
     seeds: list[int] = field(default_factory=lambda: [1, 2, 3])
     """one run per seed, contender and env"""
     steps: int = 100_000

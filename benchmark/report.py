@@ -339,6 +339,35 @@ def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool
     return "\n".join(lines)
 
 
+def prev_action_table(without: str = "popgym_r64.json", with_it: str = "popgym-prev-action.json") -> str:
+    """POPGym's envs that need the previous action, each contender's mean over the seeds both files ran: the
+    deterministic evaluation and the last-20 training return without the previous action in the observation (the
+    first file) and with it (the second, the envs of benchmark/popgym_prev_action.py)."""
+    def means(name: str) -> dict:
+        with open(os.path.join(RESULTS, name)) as f:
+            runs = json.load(f)["runs"]
+        by = {}  # (env, contender) -> seed -> row
+        for row in runs:
+            env = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0").removesuffix("-PrevAction")
+            by.setdefault((env, row["contender"]), {})[row["seed"]] = row
+        return by
+
+    before, after = means(without), means(with_it)
+    names = {"ppo_lstm": "ppo_lstm.py", "mlp": "MLP", "sb3-contrib": "sb3-contrib", "random": "random actions"}
+    lines = ["| env | contender | seeds | evaluation without / with | last-20 training return without / with |",
+             "|---|---|---|---|---|"]
+    for env, contender in sorted(after, key=lambda key: (key[0], list(names).index(key[1]))):
+        seeds = sorted(before.get((env, contender), {}).keys() & after[(env, contender)].keys())
+        if not seeds:
+            continue
+        cells = []
+        for key in ("eval_mean_return", "train_last20"):
+            pair = [[by[(env, contender)][seed][key] for seed in seeds] for by in (before, after)]
+            cells.append("-" if None in pair[0] + pair[1] else " / ".join(f"{statistics.mean(v):.2f}" for v in pair))
+        lines.append(f"| {env} | {names[contender]} | {len(seeds)} | {cells[0]} | {cells[1]} |")
+    return "\n".join(lines)
+
+
 def tuning_table(name: str = "tuning_pendulum.json") -> str:
     """Flags tried on tuning seeds: per set of flags, each seed's deterministic evaluation and their mean, best first;
     where every run recorded its steps to a threshold (`steps_to_475`), their median too."""

@@ -595,6 +595,30 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
     assert table[4].endswith("| - |") and len([line for line in table if line.startswith("Ours against")]) == 4
 
 
+def test_prev_action_table_sets_each_contender_with_the_previous_action_beside_itself_without(tmp_path, monkeypatch):
+    """report.prev_action_table: per env and contender, the means over the seeds both files ran (evaluation, last-20
+    training return), the env named alike in both files; a contender absent from the first file is left out."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+
+    def write(name, env_id, rows):
+        runs = [{"contender": c, "env_id": env_id, "seed": seed, "eval_mean_return": ret, "train_last20": train}
+                for c, seed, ret, train in rows]  # fmt: skip
+        with open(tmp_path / name, "w") as f:
+            json.dump({"runs": runs}, f)
+
+    write("without.json", "popgym:popgym-MineSweeperEasy-v0",
+          [("ppo_lstm", 1, -0.2, -0.3), ("ppo_lstm", 2, -0.4, -0.5), ("ppo_lstm", 3, 0.9, 0.9), ("mlp", 1, -0.4, -0.3),
+           ("random", 1, -0.2, None)])  # fmt: skip
+    write("with.json", "benchmark.popgym_prev_action:popgym-MineSweeperEasy-PrevAction-v0",
+          [("random", 1, -0.2, None), ("mlp", 1, 0.1, 0.2), ("ppo_lstm", 2, 0.0, -0.1), ("ppo_lstm", 1, -0.1, 0.1),
+           ("sb3-contrib", 1, 0.3, 0.3)])  # fmt: skip
+    assert report.prev_action_table("without.json", "with.json").splitlines()[2:] == [
+        "| MineSweeperEasy | ppo_lstm.py | 2 | -0.30 / -0.05 | -0.40 / 0.00 |",
+        "| MineSweeperEasy | MLP | 1 | -0.40 / 0.10 | -0.30 / 0.20 |",
+        "| MineSweeperEasy | random actions | 1 | -0.20 / -0.20 | - |",
+    ]
+
+
 def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(monkeypatch):
     """run_random: every action drawn from the action space (seeded by the run's seed), the env reset with seed + 100,000
     once, the mean over whole episodes, whatever ends them."""
@@ -632,6 +656,48 @@ def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(
     assert actions == [int(rng.sample()) for _ in actions]
     resets.clear(), steps.clear()
     assert popgym_suite.run_random("Guess-v0", 7, episodes=50)["eval_returns"] == measured["eval_returns"]
+
+
+def test_the_prev_action_suite_takes_every_popgym_easy_env_that_needs_the_previous_action():
+    """benchmark/popgym_prev_action.py wraps exactly the Easy envs whose class says `obs_requires_prev_action`, and the
+    suite `popgym-prev-action` runs each of them under its wrapped id."""
+    import inspect
+
+    import popgym.envs
+    import popgym_prev_action
+    import popgym_suite
+
+    needing = {name for name, cls in inspect.getmembers(popgym.envs, inspect.isclass)
+               if name.endswith("Easy") and cls.obs_requires_prev_action}  # fmt: skip
+    assert needing == set(popgym_prev_action.NAMES) == set(popgym_suite.PREV_ACTION_EASY) and len(needing) == 4
+    assert needing < {name.replace("Cartpole", "CartPole") for name in popgym_suite.POPGYM_EASY}
+    for env_id in popgym_suite.SUITES["popgym-prev-action"]:
+        assert isinstance(gym.make(env_id).unwrapped, getattr(popgym.envs, env_id.split("-")[1]))
+
+
+def test_prev_action_envs_observe_the_action_just_taken_and_play_as_popgyms_own():
+    """Through the wrapper and ppo_lstm.py's flattening, MineSweeperEasy's observation is the one-hot of the mine count
+    and the one-hots of the tile just clicked ((0, 0), the null action, at a reset); rewards, terminations and counts
+    are those of popgym's own env stepped with the same seed and clicks."""
+    import popgym_prev_action  # noqa: F401  (registers the ids)
+
+    ppo_lstm = load("ppo_lstm")
+    wrapped = ppo_lstm.FlatObservation(gym.make("popgym-MineSweeperEasy-PrevAction-v0"))
+    plain = gym.make("popgym:popgym-MineSweeperEasy-v0")
+    assert wrapped.observation_space.shape == (3 + 4 + 4,)
+    obs, _ = wrapped.reset(seed=5)
+    count, _ = plain.reset(seed=5)
+    np.testing.assert_array_equal(obs, np.eye(3)[count].tolist() + [1, 0, 0, 0] + [1, 0, 0, 0])
+    clicks = [(2, 3), (2, 3), (0, 1), (3, 0), (1, 1), (1, 2), (3, 3), (0, 2)]
+    for click in clicks:
+        obs, reward, terminated, truncated, _ = wrapped.step(np.array(click))
+        count, plain_reward, plain_terminated, plain_truncated, _ = plain.step(np.array(click))
+        assert (reward, terminated, truncated) == (plain_reward, plain_terminated, plain_truncated)
+        np.testing.assert_array_equal(obs[:3], np.eye(3)[count])
+        np.testing.assert_array_equal(obs[3:], np.concatenate([np.eye(4)[click[0]], np.eye(4)[click[1]]]))
+        if terminated or truncated:
+            break
+    assert reward != 0.0
 
 
 def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows_written_beside_it(tmp_path, monkeypatch):
