@@ -4,6 +4,7 @@ envs), the MLP baseline (ppo_mlp_cartpole.py, discrete actions only), sb3-contri
 defaults, and uniformly random actions (what a contender must beat to have learned anything).
 
 python benchmark/popgym_suite.py                      # writes benchmark/results/popgym.json
+python benchmark/popgym_suite.py --suite popgym-prev-action   # the four envs that need the previous action, with it
 python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
 python benchmark/popgym_suite.py --suite minigrid --steps 1000000 --out minigrid_1m.json   # a budget of its own
 python benchmark/popgym_suite.py --suite minigrid-onehot   # its view one-hot; writes benchmark/results/minigrid-onehot.json

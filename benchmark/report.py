@@ -339,20 +339,23 @@ def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool
     return "\n".join(lines)
 
 
+def popgym_rows(name: str) -> dict:
+    """A POPGym results file's rows by (env, contender), then by seed; the env named without its suite's prefix and
+    suffixes, so that an env wrapped in benchmark/popgym_prev_action.py bears the name of the env without it."""
+    with open(os.path.join(RESULTS, name)) as f:
+        runs = json.load(f)["runs"]
+    by = {}
+    for row in runs:
+        env = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0").removesuffix("-PrevAction")
+        by.setdefault((env, row["contender"]), {})[row["seed"]] = row
+    return by
+
+
 def prev_action_table(without: str = "popgym_r64.json", with_it: str = "popgym-prev-action.json") -> str:
     """POPGym's envs that need the previous action, each contender's mean over the seeds both files ran: the
     deterministic evaluation and the last-20 training return without the previous action in the observation (the
     first file) and with it (the second, the envs of benchmark/popgym_prev_action.py)."""
-    def means(name: str) -> dict:
-        with open(os.path.join(RESULTS, name)) as f:
-            runs = json.load(f)["runs"]
-        by = {}  # (env, contender) -> seed -> row
-        for row in runs:
-            env = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0").removesuffix("-PrevAction")
-            by.setdefault((env, row["contender"]), {})[row["seed"]] = row
-        return by
-
-    before, after = means(without), means(with_it)
+    before, after = popgym_rows(without), popgym_rows(with_it)
     names = {"ppo_lstm": "ppo_lstm.py", "mlp": "MLP", "sb3-contrib": "sb3-contrib", "random": "random actions"}
     lines = ["| env | contender | seeds | evaluation without / with | last-20 training return without / with |",
              "|---|---|---|---|---|"]
@@ -366,6 +369,58 @@ def prev_action_table(without: str = "popgym_r64.json", with_it: str = "popgym-p
             cells.append("-" if None in pair[0] + pair[1] else " / ".join(f"{statistics.mean(v):.2f}" for v in pair))
         lines.append(f"| {env} | {names[contender]} | {len(seeds)} | {cells[0]} | {cells[1]} |")
     return "\n".join(lines)
+
+
+def prev_action_section() -> tuple[str, object]:
+    """The intro and the tables of the POPGym envs that need the previous action (popgym-prev-action.json), its
+    figures taken from that file and from popgym_r64.json (the same envs without the previous action)."""
+    with_it, without = popgym_rows("popgym-prev-action.json"), popgym_rows("popgym_r64.json")
+
+    def mean(env: str, contender: str, key: str = "eval_mean_return") -> str:
+        return f"{best(env, [contender], key):.2f}"
+
+    def best(env: str, contenders: list[str], key: str = "eval_mean_return") -> float:  # the best mean over the seeds
+        return max(statistics.mean(row[key] for row in with_it[(env, c)].values()) for c in contenders)
+
+    randoms = [(key, seed) for key in with_it if key[1] == "random" for seed in with_it[key]]
+    same = sum(with_it[key][seed]["eval_returns"] == without.get(key, {}).get(seed, {}).get("eval_returns")
+               for key, seed in randoms)  # fmt: skip
+    unlearned = ", ".join(f"{env} {mean(env, 'random')} against {best(env, ['ppo_lstm', 'mlp', 'sb3-contrib']):.2f}"
+                          for env in ("BattleshipEasy", "ConcentrationEasy"))  # fmt: skip
+    intro = (
+        "Four of the 14 Easy envs declare that their observation needs the agent's previous action (POPGym's "
+        "`obs_requires_prev_action`: BattleshipEasy, ConcentrationEasy, MineSweeperEasy and MultiarmedBanditEasy): "
+        "MineSweeper's observation is the count of mines around the tile just clicked but not which tile that was, the "
+        "bandit's the reward of an arm it does not name. POPGym's own baselines add the previous action with popgym's "
+        "PreviousAction wrapper; the table above ran these four without it (the suite's first version), so a policy "
+        "that samples its actions could not know which tiles or arms it had tried. `python benchmark/popgym_suite.py "
+        "--suite popgym-prev-action` runs them wrapped (`benchmark/popgym_prev_action.py`, ids "
+        "`popgym-<Env>-PrevAction-v0`: the observation is the tuple of the env's observation and the action just taken, "
+        "the null action after a reset, and every contender reads its one-hots), on the same seeds, budget, flags and "
+        f"CPU model as the table above, every contender in one session. Random actions' {same} of {len(randoms)} rows "
+        "came out as in the table above, every return: the wrapper changes what is observed, not how the env plays. "
+        f"With the previous action MineSweeper and the bandit are learned: on MineSweeperEasy ours evaluated at "
+        f"{mean('MineSweeperEasy', 'ppo_lstm')}, the MLP at {mean('MineSweeperEasy', 'mlp')} and the peer at "
+        f"{mean('MineSweeperEasy', 'sb3-contrib')}, against random actions' {mean('MineSweeperEasy', 'random')}; on "
+        f"MultiarmedBanditEasy at {mean('MultiarmedBanditEasy', 'ppo_lstm')}, {mean('MultiarmedBanditEasy', 'mlp')} and "
+        f"{mean('MultiarmedBanditEasy', 'sb3-contrib')} (random actions {mean('MultiarmedBanditEasy', 'random')}). On "
+        f"MineSweeperEasy the MLP leads, in training too ({mean('MineSweeperEasy', 'mlp', 'train_last20')} against ours' "
+        f"{mean('MineSweeperEasy', 'ppo_lstm', 'train_last20')} and the peer's "
+        f"{mean('MineSweeperEasy', 'sb3-contrib', 'train_last20')}): once the tile just clicked is observed, a policy "
+        "that clicks the next tile of a fixed path through the board never clicks one twice, and needs no memory for "
+        "it. Battleship and Concentration were learned by no one with the previous action either: every evaluation is "
+        f"still below random actions' ({unlearned}, the best of the others):"
+    )
+
+    def tables() -> str:
+        command = ("python benchmark/popgym_suite.py --suite popgym-prev-action --steps 50000 --seeds 1 2 3 "
+                   "--contenders ppo_lstm mlp random, and beside it --contenders sb3-contrib with --envs ENV, one "
+                   "or two invocations at a time, each with its own --out, merged")  # fmt: skip
+        return (popgym_table("popgym-prev-action.json", command) + "\n\nEach contender without the previous action "
+                "(the table above, popgym_r64.json) and with it (popgym-prev-action.json), means over the seeds:\n\n"
+                + prev_action_table())  # fmt: skip
+
+    return intro, tables
 
 
 def tuning_table(name: str = "tuning_pendulum.json") -> str:
@@ -1721,6 +1776,7 @@ def main() -> None:
                   "rollouts in one minibatch of "
                   "before and ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): "
                   + " ".join(then[1::-1]), ""]  # fmt: skip
+    parts += results_section("popgym-prev-action.json", *prev_action_section())
     parts += results_section(
         "popgym_xeon.json",
         "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's in the suite's first run on the AMD EPYC "

@@ -6,6 +6,7 @@ import csv
 import json
 import os
 import shutil
+import statistics
 import subprocess
 import sys
 
@@ -617,6 +618,30 @@ def test_prev_action_table_sets_each_contender_with_the_previous_action_beside_i
         "| MineSweeperEasy | MLP | 1 | -0.40 / 0.10 | -0.30 / 0.20 |",
         "| MineSweeperEasy | random actions | 1 | -0.20 / -0.20 | - |",
     ]
+
+
+def test_prev_action_section_counts_random_rows_played_alike_and_takes_the_best_of_the_trained(tmp_path, monkeypatch):
+    """report.prev_action_section: random actions' rows with the wrapper checked against those without it, return for
+    return; on the envs no one learned, random actions' mean beside the best trained contender's."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    envs = ["BattleshipEasy", "ConcentrationEasy", "MineSweeperEasy", "MultiarmedBanditEasy"]
+    trained = {"ppo_lstm": -0.9, "mlp": -0.7, "sb3-contrib": -0.8}
+
+    def write(name, suffix, random_returns):
+        runs = [{"contender": c, "env_id": f"x:popgym-{env}{suffix}-v0", "seed": seed, "eval_mean_return": ret + 0.02 * seed,
+                 "train_last20": ret, "eval_returns": [ret]} for env in envs for c, ret in trained.items()
+                for seed in (1, 2)]  # fmt: skip
+        runs += [{"contender": "random", "env_id": f"x:popgym-{env}{suffix}-v0", "seed": seed, "eval_returns": returns,
+                  "eval_mean_return": statistics.mean(returns), "train_last20": None}
+                 for env in envs for seed, returns in random_returns.items()]  # fmt: skip
+        with open(tmp_path / name, "w") as f:
+            json.dump({"runs": runs}, f)
+
+    write("popgym_r64.json", "", {1: [-0.5, -0.3], 2: [-0.4, -0.4]})
+    write("popgym-prev-action.json", "-PrevAction", {1: [-0.5, -0.3], 2: [-0.4, -0.41]})
+    intro, _ = report.prev_action_section()
+    assert "Random actions' 4 of 8 rows came out as in the table above" in intro
+    assert "(BattleshipEasy -0.40 against -0.67, ConcentrationEasy -0.40 against -0.67, the best of the others)" in intro
 
 
 def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(monkeypatch):
