@@ -383,6 +383,7 @@ def prev_action_section() -> tuple[str, object]:
         return max(statistics.mean(row[key] for row in with_it[(env, c)].values()) for c in contenders)
 
     randoms = [(key, seed) for key in with_it if key[1] == "random" for seed in with_it[key]]
+    again = rows_again("popgym-prev-action.json", ["popgym-prev-action_peer_again.json"])
     same = sum(with_it[key][seed]["eval_returns"] == without.get(key, {}).get(seed, {}).get("eval_returns")
                for key, seed in randoms)  # fmt: skip
     unlearned = ", ".join(f"{env} {mean(env, 'random')} against {best(env, ['ppo_lstm', 'mlp', 'sb3-contrib']):.2f}"
@@ -399,6 +400,8 @@ def prev_action_section() -> tuple[str, object]:
         "the null action after a reset, and every contender reads its one-hots), on the same seeds, budget, flags and "
         f"CPU model as the table above, every contender in one session. Random actions' {same} of {len(randoms)} rows "
         "came out as in the table above, every return: the wrapper changes what is observed, not how the env plays. "
+        f"Of the peer's rows run again (results/popgym-prev-action_peer_again.json) {again[0]} of {again[1]} came out "
+        "the same, every return. "
         f"With the previous action MineSweeper and the bandit are learned: on MineSweeperEasy ours evaluated at "
         f"{mean('MineSweeperEasy', 'ppo_lstm')}, the MLP at {mean('MineSweeperEasy', 'mlp')} and the peer at "
         f"{mean('MineSweeperEasy', 'sb3-contrib')}, against random actions' {mean('MineSweeperEasy', 'random')}; on "

@@ -639,8 +639,14 @@ def test_prev_action_section_counts_random_rows_played_alike_and_takes_the_best_
 
     write("popgym_r64.json", "", {1: [-0.5, -0.3], 2: [-0.4, -0.4]})
     write("popgym-prev-action.json", "-PrevAction", {1: [-0.5, -0.3], 2: [-0.4, -0.41]})
+    with open(tmp_path / "popgym-prev-action.json") as f:  # the peer's rows of two envs run again, one the same
+        again = [row for row in json.load(f)["runs"] if row["contender"] == "sb3-contrib" and row["seed"] == 1][:2]
+    again[1] = {**again[1], "eval_returns": [0.0]}
+    with open(tmp_path / "popgym-prev-action_peer_again.json", "w") as f:
+        json.dump({"runs": again}, f)
     intro, _ = report.prev_action_section()
     assert "Random actions' 4 of 8 rows came out as in the table above" in intro
+    assert "(results/popgym-prev-action_peer_again.json) 1 of 2 came out the same" in intro
     assert "(BattleshipEasy -0.40 against -0.67, ConcentrationEasy -0.40 against -0.67, the best of the others)" in intro
 
 
