@@ -384,6 +384,8 @@ def prev_action_section() -> tuple[str, object]:
 
     randoms = [(key, seed) for key in with_it if key[1] == "random" for seed in with_it[key]]
     again = rows_again("popgym-prev-action.json", ["popgym-prev-action_peer_again.json"])
+    ours_again, mlp_again = (rows_again("popgym-prev-action.json", ["popgym-prev-action_ours_again.json"], contender)
+                             for contender in ("ppo_lstm", "mlp"))  # fmt: skip
     same = sum(with_it[key][seed]["eval_returns"] == without.get(key, {}).get(seed, {}).get("eval_returns")
                for key, seed in randoms)  # fmt: skip
     unlearned = ", ".join(f"{env} {mean(env, 'random')} against {best(env, ['ppo_lstm', 'mlp', 'sb3-contrib']):.2f}"
@@ -401,7 +403,8 @@ def prev_action_section() -> tuple[str, object]:
         f"CPU model as the table above, every contender in one session. Random actions' {same} of {len(randoms)} rows "
         "came out as in the table above, every return: the wrapper changes what is observed, not how the env plays. "
         f"Of the peer's rows run again (results/popgym-prev-action_peer_again.json) {again[0]} of {again[1]} came out "
-        "the same, every return. "
+        f"the same, every return, and so did {ours_again[0]} of ours' {ours_again[1]} and {mlp_again[0]} of the MLP's "
+        f"{mlp_again[1]} (results/popgym-prev-action_ours_again.json). "
         f"With the previous action MineSweeper and the bandit are learned: on MineSweeperEasy ours evaluated at "
         f"{mean('MineSweeperEasy', 'ppo_lstm')}, the MLP at {mean('MineSweeperEasy', 'mlp')} and the peer at "
         f"{mean('MineSweeperEasy', 'sb3-contrib')}, against random actions' {mean('MineSweeperEasy', 'random')}; on "

@@ -644,9 +644,14 @@ def test_prev_action_section_counts_random_rows_played_alike_and_takes_the_best_
     again[1] = {**again[1], "eval_returns": [0.0]}
     with open(tmp_path / "popgym-prev-action_peer_again.json", "w") as f:
         json.dump({"runs": again}, f)
+    with open(tmp_path / "popgym-prev-action.json") as f:  # ours' and the MLP's rows of one env run again, all the same
+        again = [row for row in json.load(f)["runs"] if row["contender"] in ("ppo_lstm", "mlp") and "Mine" in row["env_id"]]
+    with open(tmp_path / "popgym-prev-action_ours_again.json", "w") as f:
+        json.dump({"runs": again[:3]}, f)
     intro, _ = report.prev_action_section()
     assert "Random actions' 4 of 8 rows came out as in the table above" in intro
     assert "(results/popgym-prev-action_peer_again.json) 1 of 2 came out the same" in intro
+    assert "and so did 2 of ours' 2 and 1 of the MLP's 1 (results/popgym-prev-action_ours_again.json)" in intro
     assert "(BattleshipEasy -0.40 against -0.67, ConcentrationEasy -0.40 against -0.67, the best of the others)" in intro
 
 
