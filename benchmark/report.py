@@ -262,6 +262,11 @@ def memory_table(name: str) -> str:
     return "\n".join(lines)
 
 
+def popgym_env_name(env_id: str) -> str:
+    """A POPGym env's name as the tables print it: `module:popgym-RepeatFirstEasy-v0` -> `RepeatFirstEasy`."""
+    return env_id.split(":")[-1].removeprefix("popgym-").removesuffix("-v0")
+
+
 def rows_again(first: str, again: list[str], contender: str = "sb3-contrib") -> tuple[int, int, list[str]]:
     """A contender's POPGym rows run again in later files, checked against those of a first file: how many came out
     the same (every evaluation return and the last-20 training mean), of how many, and on which envs."""
@@ -276,7 +281,7 @@ def rows_again(first: str, again: list[str], contender: str = "sb3-contrib") -> 
             total += 1
             ref = before.get(key, {})  # a row the first run lacks counts as not the same
             same += [row["eval_returns"], row["train_last20"]] == [ref.get("eval_returns"), ref.get("train_last20")]
-            envs.add(key[0].split(":")[-1].removeprefix("popgym-").removesuffix("-v0"))
+            envs.add(popgym_env_name(key[0]))
     return same, total, sorted(envs)
 
 
@@ -291,7 +296,7 @@ def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool
     contenders = ["ppo_lstm", "mlp", "sb3-contrib", "random"]
     runs = {}  # env -> contender -> rows
     for row in suite["runs"]:
-        env_id = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0")
+        env_id = popgym_env_name(row["env_id"])
         runs.setdefault(env_id, {}).setdefault(row["contender"], []).append(row)
     # the suite runs in pieces (one invocation per contender may run at once); this command fills in what is missing
     command = command or f"python benchmark/popgym_suite.py --steps {suite['steps']}"
@@ -346,7 +351,7 @@ def popgym_rows(name: str) -> dict:
         runs = json.load(f)["runs"]
     by = {}
     for row in runs:
-        env = row["env_id"].split(":")[-1].removeprefix("popgym-").removesuffix("-v0").removesuffix("-PrevAction")
+        env = popgym_env_name(row["env_id"]).removesuffix("-PrevAction")
         by.setdefault((env, row["contender"]), {})[row["seed"]] = row
     return by
 
@@ -376,11 +381,11 @@ def prev_action_section() -> tuple[str, object]:
     figures taken from that file and from popgym_r64.json (the same envs without the previous action)."""
     with_it, without = popgym_rows("popgym-prev-action.json"), popgym_rows("popgym_r64.json")
 
-    def mean(env: str, contender: str, key: str = "eval_mean_return") -> str:
-        return f"{best(env, [contender], key):.2f}"
+    def mean_of(env: str, contender: str, key: str = "eval_mean_return") -> float:  # over the seeds
+        return statistics.mean(row[key] for row in with_it[(env, contender)].values())
 
-    def best(env: str, contenders: list[str], key: str = "eval_mean_return") -> float:  # the best mean over the seeds
-        return max(statistics.mean(row[key] for row in with_it[(env, c)].values()) for c in contenders)
+    def mean(env: str, contender: str, key: str = "eval_mean_return") -> str:
+        return f"{mean_of(env, contender, key):.2f}"
 
     randoms = [(key, seed) for key in with_it if key[1] == "random" for seed in with_it[key]]
     again = rows_again("popgym-prev-action.json", ["popgym-prev-action_peer_again.json"])
@@ -388,7 +393,8 @@ def prev_action_section() -> tuple[str, object]:
                              for contender in ("ppo_lstm", "mlp"))  # fmt: skip
     same = sum(with_it[key][seed]["eval_returns"] == without.get(key, {}).get(seed, {}).get("eval_returns")
                for key, seed in randoms)  # fmt: skip
-    unlearned = ", ".join(f"{env} {mean(env, 'random')} against {best(env, ['ppo_lstm', 'mlp', 'sb3-contrib']):.2f}"
+    trained = ("ppo_lstm", "mlp", "sb3-contrib")  # on the unlearned envs, random actions beside the best of these
+    unlearned = ", ".join(f"{env} {mean(env, 'random')} against {max(mean_of(env, c) for c in trained):.2f}"
                           for env in ("BattleshipEasy", "ConcentrationEasy"))  # fmt: skip
     intro = (
         "Four of the 14 Easy envs declare that their observation needs the agent's previous action (POPGym's "
