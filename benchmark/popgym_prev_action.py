@@ -23,4 +23,7 @@ def make_prev_action(name: str, **kwargs) -> gym.Env:
 
 for _name in NAMES:
     assert getattr(popgym.envs, _name).obs_requires_prev_action, _name
-    gym.register(f"popgym-{_name}-PrevAction-v0", entry_point=make_prev_action, kwargs={"name": _name})
+    # once per process: imported as `popgym_prev_action` (benchmark/ on the path) and as `benchmark.popgym_prev_action`
+    # (a `module:EnvId` id), it registers the ids the first time only, so gymnasium does not warn of them overridden
+    if f"popgym-{_name}-PrevAction-v0" not in gym.registry:
+        gym.register(f"popgym-{_name}-PrevAction-v0", entry_point=make_prev_action, kwargs={"name": _name})

@@ -711,6 +711,21 @@ def test_the_prev_action_suite_takes_every_popgym_easy_env_that_needs_the_previo
         assert isinstance(gym.make(env_id).unwrapped, getattr(popgym.envs, env_id.split("-")[1]))
 
 
+def test_prev_action_ids_are_registered_once_under_both_module_names():
+    """The suite imports popgym_prev_action from benchmark/, and each run's `benchmark.popgym_prev_action:...` id
+    imports it again under its package name: the second import registers nothing, so gymnasium warns of no id
+    overridden, and the ids still make the wrapped env."""
+    code = (
+        "import sys, warnings; sys.path.insert(0, 'benchmark'); warnings.simplefilter('always')\n"
+        "with warnings.catch_warnings(record=True) as caught:\n"
+        "    import popgym_prev_action, gymnasium as gym\n"
+        "    env = gym.make('benchmark.popgym_prev_action:popgym-MineSweeperEasy-PrevAction-v0')\n"
+        "print(type(env.unwrapped).__name__, sum('Overriding' in str(w.message) for w in caught))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], cwd=ROOT, capture_output=True, text=True, check=True).stdout
+    assert out.split() == ["MineSweeperEasy", "0"]
+
+
 def test_prev_action_envs_observe_the_action_just_taken_and_play_as_popgyms_own():
     """Through the wrapper and ppo_lstm.py's flattening, MineSweeperEasy's observation is the one-hot of the mine count
     and the one-hots of the tile just clicked ((0, 0), the null action, at a reset); rewards, terminations and counts
