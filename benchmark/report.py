@@ -435,6 +435,40 @@ def prev_action_section() -> tuple[str, object]:
     return intro, tables
 
 
+def prev_action_200k_section() -> tuple[str, object]:
+    """The intro and the table of POPGym's envs with the previous action at 200k steps (popgym-prev-action_200k.json),
+    beside each contender's means at 50k (popgym-prev-action.json); every figure from the two files. Without the first
+    file, nothing (results_section then writes no lines)."""
+    if not os.path.exists(os.path.join(RESULTS, "popgym-prev-action_200k.json")):
+        return "", str
+    at_200k, at_50k = popgym_rows("popgym-prev-action_200k.json"), popgym_rows("popgym-prev-action.json")
+    names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer", "random": "random actions"}
+
+    def mean(rows: dict, env: str, contender: str, key: str = "eval_mean_return") -> str:
+        values = [row[key] for row in rows.get((env, contender), {}).values()]
+        return f"{statistics.mean(values):.2f}" if values else "-"
+
+    sentences = []
+    for env in sorted({env for env, _ in at_200k}):
+        ran = [c for c in names if (env, c) in at_200k]
+        trained = [c for c in ran if c != "random"]
+        seeds = " / ".join(f"{row['eval_mean_return']:.2f}" for _, row in sorted(at_200k[(env, "ppo_lstm")].items()))
+        evals = [mean(at_200k, env, c) + (f" (seed by seed {seeds})" if c == "ppo_lstm" else "") for c in ran]
+        sentences.append(
+            f"on {env} the evaluation of {', '.join(names[c] for c in ran)}: {', '.join(evals)} (at 50k: "
+            f"{', '.join(mean(at_50k, env, c) for c in ran)}); the last 20 training episodes of the first "
+            f"{len(trained)}: {', '.join(mean(at_200k, env, c, 'train_last20') for c in trained)} (at 50k: "
+            f"{', '.join(mean(at_50k, env, c, 'train_last20') for c in trained)})")
+    with open(os.path.join(RESULTS, "popgym-prev-action_200k.json")) as f:
+        command = json.load(f)["command"]
+    intro = (
+        "The two envs where the MLP led ours with the previous action at 50k, MineSweeperEasy and BattleshipEasy, at "
+        "four times the budget, every contender on the same seeds and CPU model (`" + command + "`): "
+        + "; ".join(sentences) + ":"
+    )
+    return intro, lambda: popgym_table("popgym-prev-action_200k.json", command)
+
+
 def tuning_table(name: str = "tuning_pendulum.json") -> str:
     """Flags tried on tuning seeds: per set of flags, each seed's deterministic evaluation and their mean, best first;
     where every run recorded its steps to a threshold (`steps_to_475`), their median too."""
@@ -1846,6 +1880,7 @@ def main() -> None:
                   "before and ppo_lstm_continuous.py's constant discount (popgym.json, every other row as here): "
                   + " ".join(then[1::-1]), ""]  # fmt: skip
     parts += results_section("popgym-prev-action.json", *prev_action_section())
+    parts += results_section("popgym-prev-action_200k.json", *prev_action_200k_section())
     parts += results_section(
         "popgym_xeon.json",
         "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's in the suite's first run on the AMD EPYC "

@@ -655,6 +655,37 @@ def test_prev_action_section_counts_random_rows_played_alike_and_takes_the_best_
     assert "(BattleshipEasy -0.40 against -0.67, ConcentrationEasy -0.40 against -0.67, the best of the others)" in intro
 
 
+def test_prev_action_200k_section_sets_each_contender_at_200k_beside_itself_at_50k(tmp_path, monkeypatch):
+    """report.prev_action_200k_section: per env, each contender's evaluation and training means at 200k (ours' seeds one
+    by one) in one order, beside the same contender's at 50k; a contender that did not run an env is left out."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+
+    def write(name, values):  # values: (env, contender) -> (evaluations by seed, last-20 training mean)
+        runs = [{"contender": c, "env_id": f"x:popgym-{env}-PrevAction-v0", "seed": seed, "eval_mean_return": ret,
+                 "train_last20": train, "eval_returns": [ret]}
+                for (env, c), (rets, train) in values.items() for seed, ret in enumerate(rets, 1)]  # fmt: skip
+        with open(tmp_path / name, "w") as f:
+            json.dump({"command": "CMD", "machine": {"cpu": "CPU", "cores": 2, "torch": "t", "python": "p"},
+                       "steps": 200_000, "flags": "", "runs": runs}, f)  # fmt: skip
+
+    write("popgym-prev-action_200k.json", {
+        ("MineSweeperEasy", "ppo_lstm"): ([0.3, 0.4, 0.8], 0.25), ("MineSweeperEasy", "mlp"): ([-0.1] * 3, 0.05),
+        ("MineSweeperEasy", "sb3-contrib"): ([0.1] * 3, 0.15), ("MineSweeperEasy", "random"): ([-0.2] * 3, None),
+        ("BattleshipEasy", "ppo_lstm"): ([-0.5] * 3, -0.4), ("BattleshipEasy", "mlp"): ([-0.6] * 3, -0.45)})
+    write("popgym-prev-action.json", {
+        ("MineSweeperEasy", "ppo_lstm"): ([-0.06] * 3, -0.13), ("MineSweeperEasy", "mlp"): ([-0.03] * 3, 0.08),
+        ("MineSweeperEasy", "sb3-contrib"): ([-0.14] * 3, -0.17), ("MineSweeperEasy", "random"): ([-0.21] * 3, None),
+        ("BattleshipEasy", "ppo_lstm"): ([-0.98] * 3, -0.6), ("BattleshipEasy", "mlp"): ([-0.89] * 3, -0.48),
+        ("BattleshipEasy", "sb3-contrib"): ([-0.96] * 3, -0.52)})
+    intro, table = report.prev_action_200k_section()
+    assert ("on BattleshipEasy the evaluation of ours, the MLP: -0.50 (seed by seed -0.50 / -0.50 / -0.50), -0.60 (at 50k: "
+            "-0.98, -0.89); the last 20 training episodes of the first 2: -0.40, -0.45 (at 50k: -0.60, -0.48); on "
+            "MineSweeperEasy the evaluation of ours, the MLP, the peer, random actions: 0.50 (seed by seed 0.30 / 0.40 / "
+            "0.80), -0.10, 0.10, -0.20 (at 50k: -0.06, -0.03, -0.14, -0.21); the last 20 training episodes of the first "
+            "3: 0.25, 0.05, 0.15 (at 50k: -0.13, 0.08, -0.17):") in intro  # fmt: skip
+    assert "(`CMD`)" in intro and "| MineSweeperEasy-PrevAction | 0.50 +- " in table()
+
+
 def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(monkeypatch):
     """run_random: every action drawn from the action space (seeded by the run's seed), the env reset with seed + 100,000
     once, the mean over whole episodes, whatever ends them."""
