@@ -448,23 +448,38 @@ def prev_action_200k_section() -> tuple[str, object]:
         values = [row[key] for row in rows.get((env, contender), {}).values()]
         return f"{statistics.mean(values):.2f}" if values else "-"
 
-    sentences = []
-    for env in sorted({env for env, _ in at_200k}):
+    def above(env: str, other: str) -> str:  # the seeds on which ours evaluated above another contender
+        mine, theirs = at_200k[(env, "ppo_lstm")], at_200k[(env, other)]
+        both = mine.keys() & theirs.keys()
+        wins = sum(mine[seed]["eval_mean_return"] > theirs[seed]["eval_mean_return"] for seed in both)
+        return f"{names[other]} on {wins} of {len(both)}"
+
+    envs, sentences = sorted({env for env, _ in at_200k}), []
+    for env in envs:
         ran = [c for c in names if (env, c) in at_200k]
         trained = [c for c in ran if c != "random"]
         seeds = " / ".join(f"{row['eval_mean_return']:.2f}" for _, row in sorted(at_200k[(env, "ppo_lstm")].items()))
-        evals = [mean(at_200k, env, c) + (f" (seed by seed {seeds})" if c == "ppo_lstm" else "") for c in ran]
+        evals = ", ".join(f"{names[c]} {mean(at_200k, env, c)}" for c in ran)
+        trains = ", ".join(f"{names[c]} {mean(at_200k, env, c, 'train_last20')}" for c in trained)
         sentences.append(
-            f"on {env} the evaluation of {', '.join(names[c] for c in ran)}: {', '.join(evals)} (at 50k: "
-            f"{', '.join(mean(at_50k, env, c) for c in ran)}); the last 20 training episodes of the first "
-            f"{len(trained)}: {', '.join(mean(at_200k, env, c, 'train_last20') for c in trained)} (at 50k: "
-            f"{', '.join(mean(at_50k, env, c, 'train_last20') for c in trained)})")
+            f"on {env} the evaluation averaged {evals} (at 50k: {', '.join(mean(at_50k, env, c) for c in ran)}; ours "
+            f"seed by seed {seeds}, above {', '.join(above(env, c) for c in trained[1:])} seeds), the last 20 training "
+            f"episodes {trains} (at 50k: {', '.join(mean(at_50k, env, c, 'train_last20') for c in trained)})")
     with open(os.path.join(RESULTS, "popgym-prev-action_200k.json")) as f:
         command = json.load(f)["command"]
+    again = [rows_again("popgym-prev-action_200k.json", ["popgym-prev-action_200k_ours_again.json"], contender)
+             for contender in ("ppo_lstm", "mlp")]  # fmt: skip
+    peerless = [env for env in envs if (env, "sb3-contrib") not in at_200k]
+    seconds = {env: statistics.mean(row["seconds"] for row in at_50k[(env, "sb3-contrib")].values()) for env in peerless}
+    peer = "" if not peerless else (
+        "sb3-contrib ran on " + ", ".join(env for env in envs if env not in peerless) + " only: on "
+        + ", ".join(f"{env} its 50k runs took {seconds[env]:.0f}" for env in peerless)
+        + " seconds each here, four times that at 200k. ")
     intro = (
         "The two envs where the MLP led ours with the previous action at 50k, MineSweeperEasy and BattleshipEasy, at "
-        "four times the budget, every contender on the same seeds and CPU model (`" + command + "`): "
-        + "; ".join(sentences) + ":"
+        "four times the budget, on the same seeds and CPU model (`" + command + "`): " + "; ".join(sentences) + ". "
+        f"{peer}Of ours' rows run again {again[0][0]} of {again[0][1]} came out the same, every return, and {again[1][0]} of "
+        f"the MLP's {again[1][1]} (results/popgym-prev-action_200k_ours_again.json):"
     )
     return intro, lambda: popgym_table("popgym-prev-action_200k.json", command)
 

@@ -657,12 +657,13 @@ def test_prev_action_section_counts_random_rows_played_alike_and_takes_the_best_
 
 def test_prev_action_200k_section_sets_each_contender_at_200k_beside_itself_at_50k(tmp_path, monkeypatch):
     """report.prev_action_200k_section: per env, each contender's evaluation and training means at 200k (ours' seeds one
-    by one) in one order, beside the same contender's at 50k; a contender that did not run an env is left out."""
+    by one, and on how many ours is above each rival, a tie not counted) beside the same contender's at 50k; a
+    contender that did not run an env is left out, and so are the rows run again that differ."""
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
 
     def write(name, values):  # values: (env, contender) -> (evaluations by seed, last-20 training mean)
         runs = [{"contender": c, "env_id": f"x:popgym-{env}-PrevAction-v0", "seed": seed, "eval_mean_return": ret,
-                 "train_last20": train, "eval_returns": [ret]}
+                 "train_last20": train, "eval_returns": [ret], "seconds": 100 * seed}
                 for (env, c), (rets, train) in values.items() for seed, ret in enumerate(rets, 1)]  # fmt: skip
         with open(tmp_path / name, "w") as f:
             json.dump({"command": "CMD", "machine": {"cpu": "CPU", "cores": 2, "torch": "t", "python": "p"},
@@ -670,19 +671,28 @@ def test_prev_action_200k_section_sets_each_contender_at_200k_beside_itself_at_5
 
     write("popgym-prev-action_200k.json", {
         ("MineSweeperEasy", "ppo_lstm"): ([0.3, 0.4, 0.8], 0.25), ("MineSweeperEasy", "mlp"): ([-0.1] * 3, 0.05),
-        ("MineSweeperEasy", "sb3-contrib"): ([0.1] * 3, 0.15), ("MineSweeperEasy", "random"): ([-0.2] * 3, None),
-        ("BattleshipEasy", "ppo_lstm"): ([-0.5] * 3, -0.4), ("BattleshipEasy", "mlp"): ([-0.6] * 3, -0.45)})
+        ("MineSweeperEasy", "sb3-contrib"): ([0.1, 0.5, 0.1], 0.15), ("MineSweeperEasy", "random"): ([-0.2] * 3, None),
+        ("BattleshipEasy", "ppo_lstm"): ([-0.5] * 3, -0.4), ("BattleshipEasy", "mlp"): ([-0.5, -0.6, -0.6], -0.45)})
     write("popgym-prev-action.json", {
         ("MineSweeperEasy", "ppo_lstm"): ([-0.06] * 3, -0.13), ("MineSweeperEasy", "mlp"): ([-0.03] * 3, 0.08),
         ("MineSweeperEasy", "sb3-contrib"): ([-0.14] * 3, -0.17), ("MineSweeperEasy", "random"): ([-0.21] * 3, None),
         ("BattleshipEasy", "ppo_lstm"): ([-0.98] * 3, -0.6), ("BattleshipEasy", "mlp"): ([-0.89] * 3, -0.48),
         ("BattleshipEasy", "sb3-contrib"): ([-0.96] * 3, -0.52)})
+    with open(tmp_path / "popgym-prev-action_200k.json") as f:  # ours' and the MLP's rows of one env run again
+        again = [row for row in json.load(f)["runs"] if row["contender"] in ("ppo_lstm", "mlp") and "Mine" in row["env_id"]]
+    again[0] = {**again[0], "train_last20": 0.0}  # one of ours' 3 not the same
+    with open(tmp_path / "popgym-prev-action_200k_ours_again.json", "w") as f:
+        json.dump({"runs": again[:5]}, f)
     intro, table = report.prev_action_200k_section()
-    assert ("on BattleshipEasy the evaluation of ours, the MLP: -0.50 (seed by seed -0.50 / -0.50 / -0.50), -0.60 (at 50k: "
-            "-0.98, -0.89); the last 20 training episodes of the first 2: -0.40, -0.45 (at 50k: -0.60, -0.48); on "
-            "MineSweeperEasy the evaluation of ours, the MLP, the peer, random actions: 0.50 (seed by seed 0.30 / 0.40 / "
-            "0.80), -0.10, 0.10, -0.20 (at 50k: -0.06, -0.03, -0.14, -0.21); the last 20 training episodes of the first "
-            "3: 0.25, 0.05, 0.15 (at 50k: -0.13, 0.08, -0.17):") in intro  # fmt: skip
+    assert ("sb3-contrib ran on MineSweeperEasy only: on BattleshipEasy its 50k runs took 200 seconds each here, four "
+            "times that at 200k. Of ours' rows run again 2 of 3 came out the same, every return, and 2 of the MLP's 2 "
+            "(results/popgym-prev-action_200k_ours_again.json):") in intro
+    assert ("on BattleshipEasy the evaluation averaged ours -0.50, the MLP -0.57 (at 50k: -0.98, -0.89; ours seed by seed "
+            "-0.50 / -0.50 / -0.50, above the MLP on 2 of 3 seeds), the last 20 training episodes ours -0.40, the MLP "
+            "-0.45 (at 50k: -0.60, -0.48); on MineSweeperEasy the evaluation averaged ours 0.50, the MLP -0.10, the peer "
+            "0.23, random actions -0.20 (at 50k: -0.06, -0.03, -0.14, -0.21; ours seed by seed 0.30 / 0.40 / 0.80, above "
+            "the MLP on 3 of 3, the peer on 2 of 3 seeds), the last 20 training episodes ours 0.25, the MLP 0.05, the peer "
+            "0.15 (at 50k: -0.13, 0.08, -0.17). ") in intro  # fmt: skip
     assert "(`CMD`)" in intro and "| MineSweeperEasy-PrevAction | 0.50 +- " in table()
 
 
