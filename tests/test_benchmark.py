@@ -696,6 +696,32 @@ def test_prev_action_200k_section_sets_each_contender_at_200k_beside_itself_at_5
     assert "(`CMD`)" in intro and "| MineSweeperEasy-PrevAction | 0.50 +- " in table()
 
 
+def test_autoencode_1m_section_sets_each_contender_at_1m_beside_50k_and_200k(tmp_path, monkeypatch):
+    """report.autoencode_1m_section: at 1M each contender's mean evaluation (ours' and the MLP's seed by seed, in seed
+    order), then its means at 50k and 200k, each from its own file; the bound of a policy without memory computed."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+
+    def write(name, base):  # each contender's evaluations: base + offset + seed / 1000, seeds written 3, 1, 2
+        offsets = {"ppo_lstm": 0.0, "mlp": 0.01, "random": -0.02}
+        runs = [{"contender": c, "env_id": "popgym:popgym-AutoencodeEasy-v0", "seed": seed, "eval_returns": [0.0],
+                 "eval_mean_return": base + offset + seed / 1000, "train_last20": None if c == "random" else base - seed / 100}
+                for c, offset in offsets.items() for seed in (3, 1, 2)]  # fmt: skip
+        with open(tmp_path / name, "w") as f:
+            json.dump({"command": "CMD", "machine": {"cpu": "CPU", "cores": 2, "torch": "t", "python": "p"},
+                       "steps": 1, "flags": "", "runs": runs}, f)  # fmt: skip
+
+    write("popgym_1m.json", -0.4)
+    write("popgym_200k.json", -0.45)
+    write("popgym_r64.json", -0.5)
+    intro, table = report.autoencode_1m_section()
+    assert "no policy without memory can expect more than -0.471" in intro and "(`CMD`)" in intro
+    assert ("(seed by seed): ours -0.398 (-0.399 / -0.398 / -0.397), the MLP -0.388 (-0.389 / -0.388 / -0.387), random "
+            "actions -0.418 (at 50k -0.498, -0.488, -0.518; at 200k -0.448, -0.438, -0.468); the last 20 training "
+            "episodes (the policy as sampled) ours -0.420 (-0.410 / -0.420 / -0.430), the MLP -0.420 (a mean over 20 "
+            "episodes of guesses drawn at random spreads by about 0.03") in intro  # fmt: skip
+    assert "| AutoencodeEasy | -0.40 +- " in table()
+
+
 def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(monkeypatch):
     """run_random: every action drawn from the action space (seeded by the run's seed), the env reset with seed + 100,000
     once, the mean over whole episodes, whatever ends them."""
