@@ -344,6 +344,11 @@ def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool
     return "\n".join(lines)
 
 
+def seeds_mean(by_seed: dict, key: str = "eval_mean_return") -> float:
+    """The mean over the seeds of one contender's rows on one env (seed -> row, as popgym_rows gives them)."""
+    return statistics.mean(row[key] for row in by_seed.values())
+
+
 def popgym_rows(name: str) -> dict:
     """A POPGym results file's rows by (env, contender), then by seed; the env named without its suite's prefix and
     suffixes, so that an env wrapped in benchmark/popgym_prev_action.py bears the name of the env without it."""
@@ -382,7 +387,7 @@ def prev_action_section() -> tuple[str, object]:
     with_it, without = popgym_rows("popgym-prev-action.json"), popgym_rows("popgym_r64.json")
 
     def mean_of(env: str, contender: str, key: str = "eval_mean_return") -> float:  # over the seeds
-        return statistics.mean(row[key] for row in with_it[(env, contender)].values())
+        return seeds_mean(with_it[(env, contender)], key)
 
     def mean(env: str, contender: str, key: str = "eval_mean_return") -> str:
         return f"{mean_of(env, contender, key):.2f}"
@@ -445,8 +450,7 @@ def prev_action_200k_section() -> tuple[str, object]:
     names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer", "random": "random actions"}
 
     def mean(rows: dict, env: str, contender: str, key: str = "eval_mean_return") -> str:
-        values = [row[key] for row in rows.get((env, contender), {}).values()]
-        return f"{statistics.mean(values):.2f}" if values else "-"
+        return f"{seeds_mean(rows[(env, contender)], key):.2f}" if (env, contender) in rows else "-"
 
     def above(env: str, other: str) -> str:  # the seeds on which ours evaluated above another contender
         mine, theirs = at_200k[(env, "ppo_lstm")], at_200k[(env, other)]
@@ -494,7 +498,7 @@ def autoencode_1m_section() -> tuple[str, object]:
     names = {"ppo_lstm": "ours", "mlp": "the MLP", "random": "random actions"}
 
     def mean(budget: str, contender: str, key: str = "eval_mean_return") -> str:
-        return f"{statistics.mean(row[key] for row in budgets[budget][('AutoencodeEasy', contender)].values()):.3f}"
+        return f"{seeds_mean(budgets[budget][('AutoencodeEasy', contender)], key):.3f}"
 
     def by_seed(contender: str, key: str = "eval_mean_return") -> list[float]:
         return [row[key] for _, row in sorted(budgets["1M"][("AutoencodeEasy", contender)].items())]
