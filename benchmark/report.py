@@ -1401,6 +1401,15 @@ def main() -> None:
                   f"{runs} paired runs and the defaults on {first[1]}; {missed[0]} of its runs never got there, against "
                   f"the defaults' {missed[1]}. That is no clear gain, and it leaves the Intel Xeon's median about where it "
                   "was, so the defaults stay.", ""]  # fmt: skip
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_lambda_xeon_arithmetic:ppo_lstm__gae_lambda_0.9"],
+        ["tuning_cartpolenovel_rollout_xeon_arithmetic:ppo_lstm__num_steps_64__num_minibatches_2"],
+        blocks=((11, 20), (21, 30), (11, 30)), intro=(
+            "GAE's lambda at 0.9 instead of 0.8, so that the advantages reach further ahead, with the Intel Xeon's "
+            "arithmetic on the same seeds (`python benchmark/arithmetic.py --of xeon -- python benchmark/run.py --suite "
+            "tuning_cartpolenovel_r64_lambda_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 "
+            "--scripts \"ppo_lstm.py --gae-lambda 0.9\"`), against the defaults' rows with that arithmetic above; later "
+            "to 475 on both blocks, so it did not go on to the other CPU models:",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
