@@ -650,6 +650,10 @@ def results_section(name: str, intro: str, table, picture: str = "") -> list[str
 
 # how a line names ppo_lstm.py's rows of before the 64-step rollouts became its default
 ROLLOUT32 = "with 32-step rollouts in one minibatch, its defaults before"
+# the variant of ppo_lstm.py's 64-step rollouts in the tuning suites (its defaults since), and the blocks of tuning seeds
+# its candidates are set beside it in
+ROLLOUT64 = "ppo_lstm__num_steps_64__num_minibatches_2"
+TUNING_BLOCKS = ((11, 20), (21, 30), (11, 30))
 # the peer comparisons of our scripts on their defaults (of now, unless the task says), seeds 1-10, 100k steps:
 # (task, results file)
 STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
@@ -1311,8 +1315,8 @@ def main() -> None:
                           ["tuning_cartpolenovel_rollout_epyc:ppo_lstm"])
     parts += blocks_lines([f"tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_{v}"
                            for v in ("4", "2__learning_rate_1e_3", "2__update_epochs_30")],
-                          ["tuning_cartpolenovel_rollout_epyc:ppo_lstm__num_steps_64__num_minibatches_2"],
-                          blocks=((11, 20), (21, 30), (11, 30)), intro=(
+                          [f"tuning_cartpolenovel_rollout_epyc:{ROLLOUT64}"],
+                          blocks=TUNING_BLOCKS, intro=(
         "Three ways to learn faster from the 64-step rollouts, on the same CPU model and tuning seeds 11-30, two runs at a "
         "time, against the 64-step rollouts with two minibatches (`python benchmark/run.py --suite "
         "tuning_cartpolenovel_rollout_epyc --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 --scripts "
@@ -1359,15 +1363,16 @@ def main() -> None:
          "(seeds 1-10 in peer_reach_epyc_avx2.json, 11-30 in tuning_cartpolenovel_final_gamma_epyc_avx2; seeds 11-13 "
          "came out the same again here, as the rows ppo_lstm of the suite): 10 of 10 at 475 or more on seeds 1-10 "
          "against 8:")]:  # fmt: skip
-        parts += blocks_lines([f"tuning_cartpolenovel_rollout_{model}_arithmetic:ppo_lstm__num_steps_64__num_minibatches_2"],
+        parts += blocks_lines([f"tuning_cartpolenovel_rollout_{model}_arithmetic:{ROLLOUT64}"],
                               baseline, blocks=((1, 10), (11, 20), (21, 30), (11, 30)), intro=(intro,))
     # three flags on top of the defaults of now, where the peer leads (the Intel Xeon's arithmetic); the one that kept
     # up there, on the other two CPU models
     xeon_flags = ["learning_rate_1e_3", "no_clip_vloss", "shared_lstm"]
+    xeon_defaults = f"tuning_cartpolenovel_rollout_xeon_arithmetic:{ROLLOUT64}"  # the baseline with its arithmetic
     parts += blocks_lines(
         [f"tuning_cartpolenovel_r64_xeon_arithmetic:ppo_lstm__{flags}" for flags in xeon_flags],
-        ["tuning_cartpolenovel_rollout_xeon_arithmetic:ppo_lstm__num_steps_64__num_minibatches_2"],
-        blocks=((11, 20), (21, 30), (11, 30)), intro=(
+        [xeon_defaults],
+        blocks=TUNING_BLOCKS, intro=(
             "Three flags on top of the defaults of now, tried on tuning seeds 11-30 with the arithmetic of the Intel "
             "Xeon, the CPU model on which the peer gets to 475 first (`python benchmark/arithmetic.py --of xeon -- "
             "python benchmark/run.py --suite tuning_cartpolenovel_r64_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 "
@@ -1389,10 +1394,9 @@ def main() -> None:
         for suite, baseline, label in no_clip:
             if label:  # the Intel Xeon's rows are in the table above
                 parts += blocks_lines([f"{suite}:ppo_lstm__no_clip_vloss"],
-                                      [f"{baseline}:ppo_lstm__num_steps_64__num_minibatches_2"],
-                                      blocks=((11, 20), (21, 30), (11, 30)), intro=(label,))  # fmt: skip
-            sides = [seed_rows(f"{suite}:ppo_lstm__no_clip_vloss", 475), seed_rows(f"{baseline}:ppo_lstm__num_steps_64__"
-                                                                                   "num_minibatches_2", 475)]
+                                      [f"{baseline}:{ROLLOUT64}"],
+                                      blocks=TUNING_BLOCKS, intro=(label,))  # fmt: skip
+            sides = [seed_rows(f"{suite}:ppo_lstm__no_clip_vloss", 475), seed_rows(f"{baseline}:{ROLLOUT64}", 475)]
             seeds = [seed for seed in range(11, 31) if all(seed in side for side in sides)]
             counts = paired_counts([[side[seed] for seed in seeds] for side in sides], 475)
             first, runs = [a + b for a, b in zip(first, counts["first"], strict=True)], runs + len(seeds)
@@ -1403,8 +1407,8 @@ def main() -> None:
                   "was, so the defaults stay.", ""]  # fmt: skip
     parts += blocks_lines(
         ["tuning_cartpolenovel_r64_lambda_xeon_arithmetic:ppo_lstm__gae_lambda_0.9"],
-        ["tuning_cartpolenovel_rollout_xeon_arithmetic:ppo_lstm__num_steps_64__num_minibatches_2"],
-        blocks=((11, 20), (21, 30), (11, 30)), intro=(
+        [xeon_defaults],
+        blocks=TUNING_BLOCKS, intro=(
             "GAE's lambda at 0.9 instead of 0.8, so that the advantages reach further ahead, with the Intel Xeon's "
             "arithmetic on the same seeds (`python benchmark/arithmetic.py --of xeon -- python benchmark/run.py --suite "
             "tuning_cartpolenovel_r64_lambda_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 "
