@@ -19,6 +19,7 @@ the space is discrete), so that a Tuple env it cannot take as it is (Autoencode)
 seed) already in the results file with the same budget and flags is not run again.
 """
 
+import ast
 import functools
 import json
 import os
@@ -77,7 +78,12 @@ class Args:
     contenders: list[str] = field(default_factory=lambda: ["ppo_lstm", "mlp", "sb3-contrib", "random"])
     """which to run"""
     flags: str = RECIPE
-    """flags of ppo_lstm.py (recorded with each row); the MLP and ppo_lstm_continuous.py run on their defaults"""
+    """flags of ppo_lstm.py (recorded with each row); ppo_lstm_continuous.py runs on its defaults"""
+    mlp_flags: str = ""
+    """flags of the MLP baseline, ppo_mlp_cartpole.py (recorded with each row; default: none, its defaults)"""
+    peer_settings: str = ""
+    """settings of the peer's RecurrentPPO that replace its defaults, as `name=value` pairs (`gamma=0 ent_coef=0.01`;
+    recorded with each row as its flags; default: none)"""
     out: str = ""
     """results file under benchmark/results (default: <suite>.json); a file holds one budget"""
 
@@ -118,8 +124,9 @@ def steps_to_solved(episodes: list[tuple[int, float]], solved: int = 90, window:
     return None
 
 
-def run_peer(env_id: str, seed: int, steps: int) -> dict:
-    """sb3-contrib's RecurrentPPO on its defaults (MlpLstmPolicy, 128 steps, 10 epochs, lr 3e-4), 8 envs as ours."""
+def run_peer(env_id: str, seed: int, steps: int, settings: str = "") -> dict:
+    """sb3-contrib's RecurrentPPO on its defaults (MlpLstmPolicy, 128 steps, 10 epochs, lr 3e-4), 8 envs as ours, but
+    for `settings` (`name=value` pairs, each value a Python literal)."""
     from sb3_contrib import RecurrentPPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.env_util import make_vec_env
@@ -138,7 +145,8 @@ def run_peer(env_id: str, seed: int, steps: int) -> dict:
         return ppo_lstm.FlatObservation(gym.make(env_id))  # the vector ours reads
 
     start, episodes = time.time(), Episodes()
-    model = RecurrentPPO("MlpLstmPolicy", make_vec_env(flat, n_envs=8, seed=seed), seed=seed, device="cpu")
+    kwargs = {name: ast.literal_eval(value) for name, value in (pair.split("=", 1) for pair in settings.split())}
+    model = RecurrentPPO("MlpLstmPolicy", make_vec_env(flat, n_envs=8, seed=seed), seed=seed, device="cpu", **kwargs)
     model.learn(steps, callback=episodes)
     eval_env = make_vec_env(flat, n_envs=1, seed=seed + 100_000)
     eval_returns, _ = evaluate_policy(model, eval_env, n_eval_episodes=10, deterministic=True, return_episode_rewards=True)
@@ -170,9 +178,11 @@ def out_path(suite: str, out: str = "") -> str:
 
 
 def flags_of(contender: str, env_id: str, args: Args) -> str:
-    """The flags a contender runs with on an env: --flags for ppo_lstm.py; the MLP, ppo_lstm_continuous.py (tuned for
-    Pendulum already) and the peer on their defaults."""
-    return args.flags if contender == "ppo_lstm" and action_kind(env_id) != "Box" else ""
+    """The flags a contender runs with on an env: --flags for ppo_lstm.py, --mlp-flags for the MLP, --peer-settings for
+    the peer; ppo_lstm_continuous.py (tuned for Pendulum already) and random actions none."""
+    if contender == "ppo_lstm":
+        return args.flags if action_kind(env_id) != "Box" else ""
+    return {"mlp": args.mlp_flags, "sb3-contrib": args.peer_settings}.get(contender, "")
 
 
 def measured_rows(args: Args) -> dict:
@@ -198,7 +208,7 @@ def main(args: Args) -> None:
                 if (contender, env_id, seed) in rows or (contender == "mlp" and kind == "Box"):
                     continue  # measured already; the MLP baseline takes discrete actions only
                 if contender == "sb3-contrib":
-                    measured = run_peer(env_id, seed, args.steps)
+                    measured = run_peer(env_id, seed, args.steps, args.peer_settings)
                 elif contender == "random":
                     measured = run_random(env_id, seed)
                 else:
@@ -220,7 +230,8 @@ def write(args: Args, rows: dict) -> None:
     for key, row in measured_rows(args).items():
         rows.setdefault(key, row)
     result = {"command": "python benchmark/popgym_suite.py " + " ".join(sys.argv[1:]), "machine": machine(),
-              "steps": args.steps, "flags": args.flags, "peer": "sb3-contrib RecurrentPPO, its defaults",
+              "steps": args.steps, "flags": args.flags, "peer": "sb3-contrib RecurrentPPO, its defaults"
+              + (f" but {args.peer_settings}" if args.peer_settings else ""),
               "runs": sorted(rows.values(), key=lambda r: (r["env_id"], r["contender"], r["seed"]))}  # fmt: skip
     with open(out_path(args.suite, args.out), "w") as f:
         json.dump(result, f, indent=1)

@@ -832,11 +832,12 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
 
     monkeypatch.setattr(popgym_suite, "HERE", str(tmp_path))
     os.makedirs(tmp_path / "results")
-    ran = []
+    ran, passed = [], {}
 
     def fake(contender):
         def measure(*argv):
             ran.append((contender, *argv[:2]))
+            passed[contender] = argv[3:]  # the flags, or the peer's settings
             if contender == "sb3-contrib":  # meanwhile another invocation adds its row
                 with open(popgym_suite.out_path("popgym")) as f:
                     result = json.load(f)
@@ -869,6 +870,26 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
         flags = {(r["contender"], r["env_id"]): r.get("flags") for r in json.load(f)["runs"]}
     assert flags[("ppo_lstm", "CartPole-v1")] == "--rnn-hidden-size 8" and flags[("ppo_lstm", "Pendulum-v1")] == ""
     assert flags[("mlp", "CartPole-v1")] == "" and len(flags) == 12
+    ran.clear()  # flags for the MLP and settings for the peer: their rows run again, given them, and record them
+    popgym_suite.main(popgym_suite.Args(envs=envs, seeds=[1], steps=100, flags="--rnn-hidden-size 8",
+                                        mlp_flags="--gamma 0", peer_settings="gamma=0"))  # fmt: skip
+    assert ran == [("ppo_mlp_cartpole.py", "CartPole-v1", 1), ("sb3-contrib", "CartPole-v1", 1),
+                   ("sb3-contrib", "Pendulum-v1", 1), ("ppo_mlp_cartpole.py", "MultiDiscreteActions-v0", 1),
+                   ("sb3-contrib", "MultiDiscreteActions-v0", 1)]  # fmt: skip
+    assert passed["ppo_mlp_cartpole.py"] == ("--gamma 0",) and passed["sb3-contrib"] == ("gamma=0",)
+    with open(popgym_suite.out_path("popgym")) as f:
+        result = json.load(f)
+    flags = {(r["contender"], r["env_id"]): r.get("flags") for r in result["runs"]}
+    assert flags[("mlp", "CartPole-v1")] == "--gamma 0" and flags[("sb3-contrib", "Pendulum-v1")] == "gamma=0"
+    assert flags[("random", "Pendulum-v1")] == "" and result["peer"] == "sb3-contrib RecurrentPPO, its defaults but gamma=0"
+
+
+def test_popgym_suite_gives_the_peer_its_settings():
+    """--peer-settings reach RecurrentPPO: 16 steps per env instead of its default 128, so a run of 100 steps stops
+    after one rollout of 8 x 16."""
+    import popgym_suite
+
+    assert popgym_suite.run_peer("CartPole-v1", 1, 100, "n_steps=16 gamma=0")["steps"] == 128
 
 
 def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeypatch):
