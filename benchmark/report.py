@@ -301,8 +301,14 @@ def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool
     # the suite runs in pieces (one invocation per contender may run at once); this command fills in what is missing
     command = command or f"python benchmark/popgym_suite.py --steps {suite['steps']}"
     ours = f"ppo_lstm.py with `{suite['flags']}`" if suite["flags"] else "ppo_lstm.py on its defaults"
+    # the MLP's flags and the peer's settings, as their rows recorded them
+    mlp, peer = ({row.get("flags", "") for row in suite["runs"] if row["contender"] == c} for c in ("mlp", "sb3-contrib"))
+    others = "the other contenders on their defaults"
+    if mlp - {""} or peer - {""}:
+        others = ", ".join(f"{name} with `{' / '.join(sorted(flags))}`" if flags - {""} else f"{name} on its defaults"
+                           for name, flags in (("the MLP", mlp), ("sb3-contrib", peer)))  # fmt: skip
     lines = [machine_line(m) + " "
-             f"Command: `{command}`; {suite['steps']:,} steps per run; {ours}, the other contenders on their defaults. "
+             f"Command: `{command}`; {suite['steps']:,} steps per run; {ours}, {others}. "
              "Each cell: the deterministic evaluation over 10 episodes at the end (mean +- std over seeds) / the mean "
              "of the last 20 training episodes (mean over seeds) (seeds run), in POPGym's [-1, 1] scale; random "
              "actions: the mean return over 100 episodes (mean +- std over seeds):", "",

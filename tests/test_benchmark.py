@@ -594,6 +594,14 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
         json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs[:6]}, f)
     table = report.popgym_table().splitlines()
     assert table[4].endswith("| - |") and len([line for line in table if line.startswith("Ours against")]) == 4
+    assert "the other contenders on their defaults." in table[0]
+    runs[2]["flags"] = runs[5]["flags"] = "--gamma 0"  # the MLP's flags and the peer's settings, each as recorded
+    for peer_settings, said in [("", "the MLP with `--gamma 0`, sb3-contrib on its defaults."),
+                                ("gamma=0", "the MLP with `--gamma 0`, sb3-contrib with `gamma=0`.")]:  # fmt: skip
+        runs[3]["flags"] = peer_settings
+        with open(tmp_path / "popgym.json", "w") as f:
+            json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs}, f)
+        assert f"steps per run; ppo_lstm.py on its defaults, {said} Each cell" in report.popgym_table()
 
 
 def test_prev_action_table_sets_each_contender_with_the_previous_action_beside_itself_without(tmp_path, monkeypatch):
