@@ -730,6 +730,51 @@ def test_autoencode_1m_section_sets_each_contender_at_1m_beside_50k_and_200k(tmp
     assert "| AutoencodeEasy | -0.40 +- " in table()
 
 
+def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the_best_tuning_flags(tmp_path, monkeypatch):
+    """report.autoencode_200k_section: each contender's means over its seeds at 200k with the discount 0 and the entropy
+    bonus, ours seed by seed in seed order and beside its 200k rows on the recipe alone; the command with the MLP's flags
+    and the peer's settings as their rows recorded them; the tuning flags with the best mean evaluation and training
+    return at 200k (the recipe's flags left out, a 50k row not counted), and the tuning table, budget by budget."""
+    import popgym_suite
+
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    machine = {"cpu": "CPU", "cores": 2, "torch": "t", "python": "p"}
+
+    def write(name, base, flags, runs=None):  # evaluations base + offset + seed / 1000, seeds written 3, 1, 2
+        offsets = {"ppo_lstm": 0.0, "mlp": 0.01, "sb3-contrib": 0.02, "random": -0.02}
+        runs = runs or [{"contender": c, "env_id": "popgym:popgym-AutoencodeEasy-v0", "seed": seed, "eval_returns": [0.0],
+                         "eval_mean_return": base + offset + seed / 1000, "flags": flags.get(c, ""),
+                         "train_last20": None if c == "random" else base - offset - seed / 100}
+                        for c, offset in offsets.items() for seed in (3, 1, 2)]  # fmt: skip
+        with open(tmp_path / name, "w") as f:
+            json.dump({"command": "CMD", "machine": machine, "steps": 1, "flags": flags.get("ppo_lstm", ""), "runs": runs,
+                       "note": "NOTE"}, f)  # fmt: skip
+
+    recipe = popgym_suite.RECIPE
+    settings = {"ppo_lstm": f"{recipe} --gamma 0", "mlp": "--gamma 0", "sb3-contrib": "gamma=0"}
+    write("popgym_autoencode_200k.json", -0.4, settings)
+    write("popgym_200k.json", -0.5, {"ppo_lstm": recipe})
+    tuning = [{"budget": budget, "flags": f"{recipe} {extra}".strip(), "seed": seed, "eval_mean_return": ret,
+               "train_last20": train} for budget, extra, seed, ret, train in
+              [(200_000, "", 11, -0.5, -0.5), (200_000, "--gamma 0", 12, -0.3, -0.6), (200_000, "--gamma 0", 11, -0.5, -0.5),
+               (200_000, "--ent-coef 0.01", 11, -0.45, -0.45), (50_000, "--ent-coef 0.1", 11, 0.9, 0.9)]]  # fmt: skip
+    write("tuning_popgym_autoencode.json", 0, {}, tuning)
+    intro, table = report.autoencode_200k_section()
+    assert "ours evaluates at -0.398 at 200k on seeds 1-3 (-0.399 / -0.398 / -0.397), above the best -0.471" in intro
+    assert "where on the suite's recipe alone it evaluated at -0.498 (results/popgym_200k.json)" in intro
+    assert (f'--flags="{recipe} --gamma 0" --mlp-flags="--gamma 0" --peer-settings "gamma=0" --out '
+            "popgym_autoencode_200k.json`") in intro
+    assert ("the evaluations, ours -0.398, the MLP -0.388, the peer -0.378, random actions -0.418; the last 20 training "
+            "episodes (the policy as sampled) ours -0.420, the MLP -0.430, the peer -0.440:") in intro
+    assert "the best mean evaluation came with `--gamma 0`, the best mean training return with `--ent-coef 0.01`" in intro
+    lines = table().splitlines()
+    assert lines[4:8] == ["| 200,000 | none | 11 | -0.500, -0.500 | -0.500 | -0.500 |",
+                          "| 200,000 | `--gamma 0` | 11, 12 | -0.500, -0.500 / -0.300, -0.600 | -0.400 | -0.550 |",
+                          "| 200,000 | `--ent-coef 0.01` | 11 | -0.450, -0.450 | -0.450 | -0.450 |",
+                          "| 50,000 | `--ent-coef 0.1` | 11 | 0.900, 0.900 | 0.900 | 0.900 |"]  # fmt: skip
+    assert "the MLP with `--gamma 0`, sb3-contrib with `gamma=0`." in table()
+
+
 def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(monkeypatch):
     """run_random: every action drawn from the action space (seeded by the run's seed), the env reset with seed + 100,000
     once, the mean over whole episodes, whatever ends them."""
