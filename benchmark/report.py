@@ -537,7 +537,7 @@ def autoencode_tuning_table(name: str = "tuning_popgym_autoencode.json") -> str:
         tuning = json.load(f)
     groups = {}
     for row in tuning["runs"]:
-        groups.setdefault((row["budget"], row["flags"].removeprefix(popgym_suite_recipe()).strip()), []).append(row)
+        groups.setdefault((row["budget"], on_recipe(row["flags"])), []).append(row)
     lines = [machine_line(tuning["machine"]) + f" Commands: `{tuning['command']}`; {tuning['note']}.", "",
              "| steps | flags on top of the recipe | seeds | eval / last-20 training return, per seed | mean eval | "
              "mean last-20 training return |", "|---|---|---|---|---|---|"]  # fmt: skip
@@ -550,11 +550,11 @@ def autoencode_tuning_table(name: str = "tuning_popgym_autoencode.json") -> str:
     return "\n".join(lines)
 
 
-def popgym_suite_recipe() -> str:
-    """The flags benchmark/popgym_suite.py gives ppo_lstm.py by default."""
+def on_recipe(flags: str) -> str:
+    """ppo_lstm.py's flags without the recipe benchmark/popgym_suite.py gives it by default in front."""
     import popgym_suite
 
-    return popgym_suite.RECIPE
+    return flags.removeprefix(popgym_suite.RECIPE).strip()
 
 
 def autoencode_200k_section() -> tuple[str, object]:
@@ -586,7 +586,7 @@ def autoencode_200k_section() -> tuple[str, object]:
     tried = {}  # flags -> rows at 200k steps
     for row in tuning:
         if row["budget"] == 200_000:
-            tried.setdefault(row["flags"].removeprefix(popgym_suite_recipe()).strip() or "none", []).append(row)
+            tried.setdefault(on_recipe(row["flags"]) or "none", []).append(row)
 
     def best(key: str) -> str:
         return max(tried, key=lambda flags: statistics.mean(row[key] for row in tried[flags]))
