@@ -14,7 +14,8 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import ROOT, load
+from conftest import ROOT, load, run_dirs
+from conftest import run as run_script
 
 sys.path.insert(0, os.path.join(ROOT, "benchmark"))
 import arithmetic  # noqa: E402
@@ -773,6 +774,19 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
                           "| 200,000 | `--ent-coef 0.01` | 11 | -0.450, -0.450 | -0.450 | -0.450 |",
                           "| 50,000 | `--ent-coef 0.1` | 11 | 0.900, 0.900 | 0.900 | 0.900 |"]  # fmt: skip
     assert "the MLP with `--gamma 0`, sb3-contrib with `gamma=0`." in table()
+
+
+def test_autoencode_recall_replays_the_runs_own_evaluation_and_counts_each_play_step():
+    """autoencode_recall.recall: its first episodes are the evaluation of the run that wrote the checkpoint, return for
+    return, and its share of right cards per play step adds up to each episode's return (+1/52 right, -1/52 wrong)."""
+    import autoencode_recall
+
+    summary = run_script("ppo_lstm", env_id=autoencode_recall.ENV_ID, save_model=True, eval_episodes=3, seed=5)
+    result = autoencode_recall.recall(os.path.join(run_dirs()[-1], "ppo_lstm.pt"), episodes=4)
+    assert result["returns"][:3] == summary["eval_returns"] and result["seed"] == 5 and len(result["returns"]) == 4
+    right = result["right_by_step"]
+    assert len(right) == 52 and all(share in (0, 0.25, 0.5, 0.75, 1) for share in right)
+    assert statistics.mean(result["returns"]) == pytest.approx((2 * sum(right) - 52) / 52)
 
 
 def test_random_actions_play_whole_episodes_of_an_env_seeded_as_the_evaluations(monkeypatch):
