@@ -590,6 +590,7 @@ def autoencode_200k_section() -> tuple[str, object]:
 
     def best(key: str) -> str:
         return max(tried, key=lambda flags: statistics.mean(row[key] for row in tried[flags]))
+
     memoryless = -0.5 + 0.75 * 2 / 52  # as in autoencode_1m_section
     intro = (
         "AutoencodeEasy once more, with two settings for its kind of task. An action there changes no later observation "
@@ -607,7 +608,35 @@ def autoencode_200k_section() -> tuple[str, object]:
         + "; the last 20 training episodes (the policy as sampled) "
         + ", ".join(f"{names[c]} {mean(at_200k, c, 'train_last20')}" for c in list(names)[:3]) + ":"
     )
-    return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command)
+    recall = autoencode_recall_text(at_200k[("AutoencodeEasy", "ppo_lstm")])
+    return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
+
+
+def autoencode_recall_text(ours: dict, name: str = "autoencode_recall.json") -> str:
+    """What benchmark/autoencode_recall.py found (`name`): over the seeds, the share of right cards at each of the play
+    phase's first steps and over the rest, and on how many seeds the first episodes were those of ours' evaluation in
+    the table (`ours`: seed -> row). Without the file, nothing."""
+    if not os.path.exists(os.path.join(RESULTS, name)):
+        return ""
+    with open(os.path.join(RESULTS, name)) as f:
+        recall = json.load(f)
+    runs = sorted(recall["runs"], key=lambda run: run["seed"])
+    same = sum(run["returns"][: len(ours[run["seed"]]["eval_returns"])] == ours[run["seed"]]["eval_returns"]
+               for run in runs if run["seed"] in ours)  # fmt: skip
+
+    def right(steps: slice) -> str:  # the mean over the seeds of each one's share over those steps
+        return f"{statistics.mean(statistics.mean(run['right_by_step'][steps]) for run in runs):.2f}"
+
+    seeds = ", ".join(str(run["seed"]) for run in runs)
+    return (
+        f"\n\nWhat ours remembers (`{recall['command']}`, the checkpoints of seeds {seeds} trained again with the flags "
+        f"above and `--save-model`; {runs[0]['episodes']} evaluation episodes each, the first of them those of the table's "
+        f"evaluation, the same returns on {same} of {len(runs)} seeds): the share of episodes in which it names the right "
+        f"card, as a mean over the seeds, is {right(slice(0, 1))} at the first step of the play phase (the last card "
+        f"shown, which needs no memory), {right(slice(1, 2))} at the second (the card shown two steps before), "
+        f"{right(slice(2, 3))} at the third and {right(slice(3, 4))} at the fourth, and {right(slice(8, None))} from the "
+        "ninth on, where a guess is right one time in four."
+    )
 
 
 def tuning_table(name: str = "tuning_pendulum.json") -> str:
