@@ -787,7 +787,7 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
         "on 1 of 2 seeds): the share of episodes in which it names the right card, as a mean over the seeds, is 0.95 at "
         "the first step of the play phase (the last card shown, which needs no memory), 0.70 at the second (the card "
         "shown two steps before), 0.50 at the third and 0.30 at the fourth, and 0.25 from the ninth on, where a guess is "
-        "right one time in four.")
+        "right one time in four. Its mean return over those episodes: -0.250 / -0.200 (seeds 1, 2).")
 
 
 def test_autoencode_recall_replays_the_runs_own_evaluation_and_counts_each_play_step():
