@@ -766,11 +766,12 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
     assert (f'--flags="{recipe} --gamma 0" --mlp-flags="--gamma 0" --peer-settings "gamma=0" --out '
             "popgym_autoencode_200k.json`") in intro
     assert ("the evaluations, ours -0.398, the MLP -0.388, the peer -0.378, random actions -0.418; the last 20 training "
-            "episodes (the policy as sampled) ours -0.420, the MLP -0.430, the peer -0.440. So the peer") in intro
+            "episodes (the policy as sampled) ours -0.420, the MLP -0.430, the peer -0.440. The peer, given the same "
+            "settings (not tuned for it), evaluates above ours on 3 of 3 seeds.") in intro
     # the flags tried up to those of seeds 1-3 (`--gamma 0`) count; `--ent-coef 0.01`, tried after them, is named apart
     assert "its first 2 rows: at 200k steps the best mean evaluation came with `--gamma 0`, the best mean training return "\
            "with `none`)" in intro  # fmt: skip
-    assert ("it evaluates above ours on 3 of 3 seeds. Tried after that on the tuning seeds (the next rows of the first "
+    assert ("evaluates above ours on 3 of 3 seeds. Tried after that on the tuning seeds (the next rows of the first "
             "table): `--ent-coef 0.01`. The tuning runs, then the contenders on seeds 1-3:") in intro
     n128 = [{"contender": "ppo_lstm", "seed": seed, "eval_mean_return": -0.3 - seed / 100} for seed in (2, 1)]
     with open(tmp_path / "popgym_autoencode_200k_n128.json", "w") as f:
