@@ -3,6 +3,7 @@
 python benchmark/report.py            # rewrites the section in README.md from benchmark/results/
 """
 
+import glob
 import json
 import os
 import statistics
@@ -622,17 +623,18 @@ def autoencode_200k_section() -> tuple[str, object]:
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
-def autoencode_later_text(later: list[str], name: str = "popgym_autoencode_200k_n128.json") -> str:
+def autoencode_later_text(later: list[str]) -> str:
     """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), and ours' evaluation on seeds 1-3 with
-    those of them that ran there (`name`, if it is there)."""
+    those of them that ran there (results/popgym_autoencode_200k_*.json, one file each, in name order)."""
     text = "Tried after that on the tuning seeds (the next rows of the first table): " + " and ".join(
         f"`{flags}`" for flags in later) + "."
-    if os.path.exists(os.path.join(RESULTS, name)):
-        with open(os.path.join(RESULTS, name)) as f:
+    for path in sorted(glob.glob(os.path.join(RESULTS, "popgym_autoencode_200k_*.json"))):
+        with open(path) as f:
             suite = json.load(f)
         evals = [row["eval_mean_return"] for row in sorted(suite["runs"], key=lambda row: row["seed"])]
         text += (f" With `{on_recipe(suite['flags'])}` ours evaluates at {statistics.mean(evals):.3f} on seeds 1-3 ("
-                 + " / ".join(f"{value:.3f}" for value in evals) + f"; `{suite['command']}`, results/{name}).")
+                 + " / ".join(f"{value:.3f}" for value in evals)
+                 + f"; `{suite['command']}`, results/{os.path.basename(path)}).")
     return text
 
 

@@ -778,6 +778,10 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
         json.dump({"command": "N128", "flags": f"{recipe} --num-steps 128", "runs": n128}, f)
     assert ("`--ent-coef 0.01`. With `--num-steps 128` ours evaluates at -0.315 on seeds 1-3 (-0.310 / -0.320; `N128`, "
             "results/popgym_autoencode_200k_n128.json).") in report.autoencode_200k_section()[0]
+    with open(tmp_path / "popgym_autoencode_200k_lr.json", "w") as f:  # another such file: each said, in name order
+        json.dump({"command": "LR", "flags": f"{recipe} --no-anneal-lr", "runs": n128[:1]}, f)
+    assert ("`--ent-coef 0.01`. With `--no-anneal-lr` ours evaluates at -0.320 on seeds 1-3 (-0.320; `LR`, "
+            "results/popgym_autoencode_200k_lr.json). With `--num-steps 128`") in report.autoencode_200k_section()[0]
     lines = table().splitlines()
     assert lines[4:8] == ["| 200,000 | none | 11 | -0.500, -0.500 | -0.500 | -0.500 |",
                           "| 200,000 | `--gamma 0` | 11, 12 | -0.500, -0.500 / -0.300, -0.600 | -0.400 | -0.550 |",
