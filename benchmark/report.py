@@ -626,7 +626,7 @@ def autoencode_200k_section() -> tuple[str, object]:
 def autoencode_later_text(later: list[str]) -> str:
     """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), and ours' evaluation on seeds 1-3 with
     those of them that ran there (results/popgym_autoencode_200k_*.json, one file each, in name order)."""
-    text = "Tried after that on the tuning seeds (the next rows of the first table): " + " and ".join(
+    text = "Tried after that on the tuning seeds (the next rows of the first table): " + ", ".join(
         f"`{flags}`" for flags in later) + "."
     for path in sorted(glob.glob(os.path.join(RESULTS, "popgym_autoencode_200k_*.json"))):
         with open(path) as f:
