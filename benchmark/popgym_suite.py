@@ -8,6 +8,9 @@ python benchmark/popgym_suite.py --suite popgym-prev-action   # the four envs th
 python benchmark/popgym_suite.py --suite minigrid     # writes benchmark/results/minigrid.json
 python benchmark/popgym_suite.py --suite minigrid --steps 1000000 --out minigrid_1m.json   # a budget of its own
 python benchmark/popgym_suite.py --suite minigrid-onehot   # its view one-hot; writes benchmark/results/minigrid-onehot.json
+# every contender given the same discount (--flags replaces ppo_lstm.py's recipe, so it repeats it):
+python benchmark/popgym_suite.py --envs popgym:popgym-AutoencodeEasy-v0 --steps 200000 --out F.json \\
+    --flags="--rnn-hidden-size 256 --no-anneal-clip --gamma 0" --mlp-flags="--gamma 0" --peer-settings "gamma=0"
 
 Each run reports the mean return of its deterministic evaluation at the end (10 episodes) and of its last 20
 training episodes; random actions, their mean return over 100 episodes. POPGym scales every env's episode return
