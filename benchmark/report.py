@@ -356,6 +356,12 @@ def seeds_mean(by_seed: dict, key: str = "eval_mean_return") -> float:
     return statistics.mean(row[key] for row in by_seed.values())
 
 
+def seeds_above(first: dict, second: dict) -> tuple[int, int]:
+    """On how many of the seeds both contenders ran (seed -> row each) the first evaluated above the second, of how many."""
+    both = first.keys() & second.keys()
+    return sum(first[seed]["eval_mean_return"] > second[seed]["eval_mean_return"] for seed in both), len(both)
+
+
 def popgym_rows(name: str) -> dict:
     """A POPGym results file's rows by (env, contender), then by seed; the env named without its suite's prefix and
     suffixes, so that an env wrapped in benchmark/popgym_prev_action.py bears the name of the env without it."""
@@ -460,10 +466,7 @@ def prev_action_200k_section() -> tuple[str, object]:
         return f"{seeds_mean(rows[(env, contender)], key):.2f}" if (env, contender) in rows else "-"
 
     def above(env: str, other: str) -> str:  # the seeds on which ours evaluated above another contender
-        mine, theirs = at_200k[(env, "ppo_lstm")], at_200k[(env, other)]
-        both = mine.keys() & theirs.keys()
-        wins = sum(mine[seed]["eval_mean_return"] > theirs[seed]["eval_mean_return"] for seed in both)
-        return f"{names[other]} on {wins} of {len(both)}"
+        return "{} on {} of {}".format(names[other], *seeds_above(at_200k[(env, "ppo_lstm")], at_200k[(env, other)]))
 
     envs, sentences = sorted({env for env, _ in at_200k}), []
     for env in envs:
@@ -594,8 +597,7 @@ def autoencode_200k_section() -> tuple[str, object]:
             tried.setdefault(on_recipe(row["flags"]) or "none", []).append(row)
     later = [flags for flags in dict.fromkeys(on_recipe(row["flags"]) or "none" for row in tuning
                                               if row["budget"] == 200_000) if flags not in tried]  # fmt: skip
-    peer_ahead = sum(row["eval_mean_return"] > at_200k[("AutoencodeEasy", "ppo_lstm")][row["seed"]]["eval_mean_return"]
-                     for row in peer)  # fmt: skip
+    peer_ahead = seeds_above(at_200k.get(("AutoencodeEasy", "sb3-contrib"), {}), at_200k[("AutoencodeEasy", "ppo_lstm")])
 
     def best(key: str) -> str:
         return max(tried, key=lambda flags: statistics.mean(row[key] for row in tried[flags]))
@@ -615,8 +617,8 @@ def autoencode_200k_section() -> tuple[str, object]:
         + ", ".join(f"{names[c]} {mean(at_200k, c)}" for c in names)
         + "; the last 20 training episodes (the policy as sampled) "
         + ", ".join(f"{names[c]} {mean(at_200k, c, 'train_last20')}" for c in list(names)[:3])
-        + f". The peer, given the same settings (not tuned for it), evaluates above ours on {peer_ahead} of {len(peer)} "
-        "seeds. " + autoencode_later_text(later) + " The tuning runs, then the "
+        + ". The peer, given the same settings (not tuned for it), evaluates above ours on {} of {} seeds. ".format(
+            *peer_ahead) + autoencode_later_text(later) + " The tuning runs, then the "
         "contenders on seeds 1-3:"
     )
     recall = autoencode_recall_text(at_200k[("AutoencodeEasy", "ppo_lstm")])
