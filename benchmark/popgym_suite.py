@@ -65,6 +65,7 @@ SUITES = {
 # with 128). Neither more entropy nor longer rollouts with gamma 0.99 learned RepeatFirstEasy. Those runs held the clip
 # range fixed (ppo_lstm.py's default then), and so does the recipe
 RECIPE = "--rnn-hidden-size 256 --no-anneal-clip"
+RANDOM_EPISODES = 100  # what random actions are measured over
 
 
 @dataclass
@@ -87,6 +88,9 @@ class Args:
     peer_settings: str = ""
     """settings of the peer's RecurrentPPO that replace its defaults, as `name=value` pairs (`gamma=0 ent_coef=0.01`;
     recorded with each row as its flags; default: none)"""
+    eval_episodes: int = 10
+    """deterministic evaluation episodes at the end of each trained run (recorded with each row; rows of another count
+    are run again); random actions play 100"""
     out: str = ""
     """results file under benchmark/results (default: <suite>.json); a file holds one budget"""
 
@@ -96,12 +100,12 @@ def action_kind(env_id: str) -> str:
     return type(gym.make(env_id).action_space).__name__
 
 
-def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str) -> dict:
+def run_ours(script: str, env_id: str, seed: int, steps: int, flags: str, eval_episodes: int = 10) -> dict:
     """One of our scripts as a user runs it, in its own process and folder; its summary and training curve."""
     start = time.time()
     with tempfile.TemporaryDirectory() as cwd:
         argv = [sys.executable, os.path.join(ROOT, script), "--env-id", env_id, "--seed", str(seed), "--total-timesteps",
-                str(steps), "--eval-episodes", "10", *flags.split()]  # fmt: skip
+                str(steps), "--eval-episodes", str(eval_episodes), *flags.split()]  # fmt: skip
         subprocess.run(argv, cwd=cwd, check=True, capture_output=True, env={**os.environ, "OMP_NUM_THREADS": "1"})
         (run_dir,) = [os.path.join(cwd, "runs", d) for d in os.listdir(os.path.join(cwd, "runs"))]
         episodes = [(step, value) for step, tag, value in runner.read_scalars(run_dir) if tag == "charts/episodic_return"]
@@ -127,7 +131,7 @@ def steps_to_solved(episodes: list[tuple[int, float]], solved: int = 90, window:
     return None
 
 
-def run_peer(env_id: str, seed: int, steps: int, settings: str = "") -> dict:
+def run_peer(env_id: str, seed: int, steps: int, settings: str = "", eval_episodes: int = 10) -> dict:
     """sb3-contrib's RecurrentPPO on its defaults (MlpLstmPolicy, 128 steps, 10 epochs, lr 3e-4), 8 envs as ours, but
     for `settings` (`name=value` pairs, each value a Python literal)."""
     from sb3_contrib import RecurrentPPO
@@ -152,13 +156,15 @@ def run_peer(env_id: str, seed: int, steps: int, settings: str = "") -> dict:
     model = RecurrentPPO("MlpLstmPolicy", make_vec_env(flat, n_envs=8, seed=seed), seed=seed, device="cpu", **kwargs)
     model.learn(steps, callback=episodes)
     eval_env = make_vec_env(flat, n_envs=1, seed=seed + 100_000)
-    eval_returns, _ = evaluate_policy(model, eval_env, n_eval_episodes=10, deterministic=True, return_episode_rewards=True)
+    eval_returns, _ = evaluate_policy(
+        model, eval_env, n_eval_episodes=eval_episodes, deterministic=True, return_episode_rewards=True
+    )
     return {"eval_mean_return": statistics.mean(eval_returns), "eval_returns": [float(r) for r in eval_returns],
             "train_last20": statistics.mean(episodes.returns[-20:]) if episodes.returns else None,
             "steps": model.num_timesteps, "seconds": round(time.time() - start, 1)}  # fmt: skip
 
 
-def run_random(env_id: str, seed: int, episodes: int = 100) -> dict:
+def run_random(env_id: str, seed: int, episodes: int = RANDOM_EPISODES) -> dict:
     """Uniformly random actions (the action space's sampler, seeded), over `episodes` episodes of an env seeded as the
     evaluations are: on an env where a trained contender does no better, nothing was learned at this budget."""
     start, env = time.time(), gym.make(env_id)
@@ -188,9 +194,14 @@ def flags_of(contender: str, env_id: str, args: Args) -> str:
     return {"mlp": args.mlp_flags, "sb3-contrib": args.peer_settings}.get(contender, "")
 
 
+def eval_episodes_of(contender: str, args: Args) -> int:
+    return RANDOM_EPISODES if contender == "random" else args.eval_episodes
+
+
 def measured_rows(args: Args) -> dict:
-    """The rows of the results file that a run now would repeat: same budget, and the flags the contender runs with
-    now (rows from other flags are left out, and run again)."""
+    """The rows of the results file that a run now would repeat: same budget, and the flags and evaluation episodes
+    the contender runs with now (rows from others are left out, and run again; a row that does not record its
+    evaluation episodes had 10, random actions 100)."""
     if not os.path.exists(out_path(args.suite, args.out)):
         return {}
     with open(out_path(args.suite, args.out)) as f:
@@ -198,7 +209,9 @@ def measured_rows(args: Args) -> dict:
     if before["steps"] != args.steps:
         return {}
     return {(r["contender"], r["env_id"], r["seed"]): r for r in before["runs"]
-            if r.get("flags", "") == flags_of(r["contender"], r["env_id"], args)}  # fmt: skip
+            if r.get("flags", "") == flags_of(r["contender"], r["env_id"], args)
+            and r.get("eval_episodes", RANDOM_EPISODES if r["contender"] == "random" else 10)
+            == eval_episodes_of(r["contender"], args)}  # fmt: skip
 
 
 def main(args: Args) -> None:
@@ -211,17 +224,20 @@ def main(args: Args) -> None:
                 if (contender, env_id, seed) in rows or (contender == "mlp" and kind == "Box"):
                     continue  # measured already; the MLP baseline takes discrete actions only
                 if contender == "sb3-contrib":
-                    measured = run_peer(env_id, seed, args.steps, args.peer_settings)
+                    measured = run_peer(env_id, seed, args.steps, args.peer_settings, args.eval_episodes)
                 elif contender == "random":
                     measured = run_random(env_id, seed)
                 else:
                     script = {"ppo_lstm": "ppo_lstm_continuous.py" if kind == "Box" else "ppo_lstm.py",
                               "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip
-                    measured = run_ours(script, env_id, seed, args.steps, flags_of(contender, env_id, args))
+                    measured = run_ours(
+                        script, env_id, seed, args.steps, flags_of(contender, env_id, args), args.eval_episodes
+                    )
                 # the machine of each row: a suite too long for one sitting may be finished on another
                 m = machine()
                 rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed,
-                                                   "flags": flags_of(contender, env_id, args), "cpu": m["cpu"],
+                                                   "flags": flags_of(contender, env_id, args),
+                                                   "eval_episodes": eval_episodes_of(contender, args), "cpu": m["cpu"],
                                                    "cpu_id": m["cpu_id"], **measured}  # fmt: skip
                 write(args, rows)  # what was measured is kept if the run stops here
                 print(contender, env_id, seed, measured["eval_mean_return"], measured["train_last20"], flush=True)

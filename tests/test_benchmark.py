@@ -971,20 +971,45 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
     assert ran == [("ppo_mlp_cartpole.py", "CartPole-v1", 1), ("sb3-contrib", "CartPole-v1", 1),
                    ("sb3-contrib", "Pendulum-v1", 1), ("ppo_mlp_cartpole.py", "MultiDiscreteActions-v0", 1),
                    ("sb3-contrib", "MultiDiscreteActions-v0", 1)]  # fmt: skip
-    assert passed["ppo_mlp_cartpole.py"] == ("--gamma 0",) and passed["sb3-contrib"] == ("gamma=0",)
+    assert passed["ppo_mlp_cartpole.py"] == ("--gamma 0", 10) and passed["sb3-contrib"] == ("gamma=0", 10)
     with open(popgym_suite.out_path("popgym")) as f:
         result = json.load(f)
     flags = {(r["contender"], r["env_id"]): r.get("flags") for r in result["runs"]}
     assert flags[("mlp", "CartPole-v1")] == "--gamma 0" and flags[("sb3-contrib", "Pendulum-v1")] == "gamma=0"
     assert flags[("random", "Pendulum-v1")] == "" and result["peer"] == "sb3-contrib RecurrentPPO, its defaults but gamma=0"
+    episodes = {(r["contender"], r["env_id"]): r["eval_episodes"] for r in result["runs"] if r["contender"] != "other"}
+    assert episodes[("mlp", "CartPole-v1")] == 10 and episodes[("random", "Pendulum-v1")] == 100
+    # rows written before they recorded their evaluation episodes had 10 (random actions 100): not run again
+    for row in result["runs"]:
+        row.pop("eval_episodes", None)
+    with open(popgym_suite.out_path("popgym"), "w") as f:
+        json.dump(result, f)
+    ran.clear()
+    again = dict(envs=envs, seeds=[1], steps=100, flags="--rnn-hidden-size 8", mlp_flags="--gamma 0", peer_settings="gamma=0")
+    popgym_suite.main(popgym_suite.Args(**again))
+    assert ran == []
+    # more evaluation episodes: every trained contender's rows run again, given them; random actions' rows stay
+    popgym_suite.main(popgym_suite.Args(**again, eval_episodes=30))
+    assert ran == [("ppo_lstm.py", "CartPole-v1", 1), ("ppo_mlp_cartpole.py", "CartPole-v1", 1),
+                   ("sb3-contrib", "CartPole-v1", 1), ("ppo_lstm_continuous.py", "Pendulum-v1", 1),
+                   ("sb3-contrib", "Pendulum-v1", 1),
+                   ("ppo_lstm.py", "MultiDiscreteActions-v0", 1), ("ppo_mlp_cartpole.py", "MultiDiscreteActions-v0", 1),
+                   ("sb3-contrib", "MultiDiscreteActions-v0", 1)]  # fmt: skip
+    assert passed["ppo_lstm.py"][-1] == passed["sb3-contrib"][-1] == passed["ppo_mlp_cartpole.py"][-1] == 30
+    with open(popgym_suite.out_path("popgym")) as f:
+        episodes = {(r["contender"], r["env_id"]): r.get("eval_episodes") for r in json.load(f)["runs"]}
+    assert episodes[("sb3-contrib", "Pendulum-v1")] == episodes[("ppo_lstm", "CartPole-v1")] == 30
 
 
-def test_popgym_suite_gives_the_peer_its_settings():
+def test_popgym_suite_gives_the_peer_its_settings_and_each_trained_run_its_evaluation_episodes():
     """--peer-settings reach RecurrentPPO: 16 steps per env instead of its default 128, so a run of 100 steps stops
-    after one rollout of 8 x 16."""
+    after one rollout of 8 x 16; --eval-episodes reach the peer's evaluation and ours."""
     import popgym_suite
 
-    assert popgym_suite.run_peer("CartPole-v1", 1, 100, "n_steps=16 gamma=0")["steps"] == 128
+    peer = popgym_suite.run_peer("CartPole-v1", 1, 100, "n_steps=16 gamma=0", eval_episodes=3)
+    assert peer["steps"] == 128 and len(peer["eval_returns"]) == 3
+    ours = popgym_suite.run_ours("ppo_lstm.py", "CartPole-v1", 1, 128, "--num-steps 16", eval_episodes=3)
+    assert ours["steps"] == 128 and len(ours["eval_returns"]) == 3
 
 
 def test_peer_plot_draws_the_seeds_with_curves_of_both_scripts(tmp_path, monkeypatch):
