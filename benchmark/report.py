@@ -305,12 +305,15 @@ def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool
     # the MLP's flags and the peer's settings, as their rows recorded them
     mlp, peer = ({row.get("flags", "") for row in suite["runs"] if row["contender"] == c} for c in ("mlp", "sb3-contrib"))
     others = "the other contenders on their defaults"
+    # evaluation episodes of the trained runs, as their rows recorded them (rows that do not record them had 10)
+    episodes = sorted({row.get("eval_episodes", 10) for row in suite["runs"] if row["contender"] != "random"}) or [10]
     if mlp - {""} or peer - {""}:
         others = ", ".join(f"{name} with `{' / '.join(sorted(flags))}`" if flags - {""} else f"{name} on its defaults"
                            for name, flags in (("the MLP", mlp), ("sb3-contrib", peer)))  # fmt: skip
     lines = [machine_line(m) + " "
              f"Command: `{command}`; {suite['steps']:,} steps per run; {ours}, {others}. "
-             "Each cell: the deterministic evaluation over 10 episodes at the end (mean +- std over seeds) / the mean "
+             f"Each cell: the deterministic evaluation over {' or '.join(map(str, episodes))} episodes at the end "
+             "(mean +- std over seeds) / the mean "
              "of the last 20 training episodes (mean over seeds) (seeds run), in POPGym's [-1, 1] scale; random "
              "actions: the mean return over 100 episodes (mean +- std over seeds):", "",
              "| env | ppo_lstm.py (ppo_lstm_continuous.py on Pendulum) | MLP (ppo_mlp_cartpole.py) "

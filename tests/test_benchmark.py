@@ -572,6 +572,7 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
                    "runs": runs}, f)  # fmt: skip
     table = report.popgym_table().splitlines()
     assert "`python benchmark/popgym_suite.py --steps 1000`" in table[0] and "ppo_lstm.py on its defaults" in table[0]
+    assert "evaluation over 10 episodes at the end" in table[0]  # rows that do not record their episodes had 10
     assert table[4] == ("| AutoencodeEasy | -0.50 +- 0.00 / -0.60 (1) | -0.40 +- 0.00 / -0.70 (1) | - "
                         "| -0.33 +- 0.23 (2) |")  # fmt: skip
     assert table[5] == ("| RepeatFirstEasy | 0.40 +- 0.10 / 0.20 (2) | -0.50 +- 0.00 / 0.30 (1) | 0.50 +- 0.00 / 0.10 (1) "
@@ -603,6 +604,15 @@ def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path
         with open(tmp_path / "popgym.json", "w") as f:
             json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs}, f)
         assert f"steps per run; ppo_lstm.py on its defaults, {said} Each cell" in report.popgym_table()
+    for row in runs:  # the evaluation episodes the trained runs recorded; random actions' 100 are said apart
+        row["eval_episodes"] = 100 if row["contender"] == "random" else 30
+    with open(tmp_path / "popgym.json", "w") as f:
+        json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs}, f)
+    assert "evaluation over 30 episodes at the end" in report.popgym_table()
+    runs[0]["eval_episodes"] = 10
+    with open(tmp_path / "popgym.json", "w") as f:
+        json.dump({"command": "c", "machine": machine, "steps": 1000, "flags": "", "runs": runs}, f)
+    assert "evaluation over 10 or 30 episodes at the end" in report.popgym_table()
 
 
 def test_prev_action_table_sets_each_contender_with_the_previous_action_beside_itself_without(tmp_path, monkeypatch):
