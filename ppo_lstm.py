@@ -7,7 +7,7 @@ import os
 import random
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from functools import partial
 
 import gymnasium as gym
@@ -107,6 +107,11 @@ class Args:
     """zero the recurrent state where a new episode starts"""
     shared_lstm: bool = False
     """the critic reads the actor's LSTM (as CleanRL) instead of having its own (as sb3-contrib)"""
+    head_sizes: list[int] = field(default_factory=lambda: [64])
+    """widths of the hidden layers (tanh) of each head, the actor's and the critic's, after the LSTM (sb3-contrib's
+    default: 64 64)"""
+    orthogonal_lstm: bool = True
+    """orthogonal LSTM weights and zero biases; off: PyTorch's own initialisation (uniform), as sb3-contrib leaves it"""
     fast_rnn: bool = True
     """train the LSTM over whole episode spans in one packed call; off: the per-step reference loop"""
     action_masks: bool = True
@@ -305,7 +310,7 @@ class Agent(nn.Module):
         obs_dim, hidden = envs.single_observation_space.shape[0], args.rnn_hidden_size
         self.lstm = nn.LSTM(obs_dim, hidden)
         self.critic_lstm = None if args.shared_lstm else nn.LSTM(obs_dim, hidden)
-        for lstm in filter(None, [self.lstm, self.critic_lstm]):
+        for lstm in filter(None, [self.lstm, self.critic_lstm]) if args.orthogonal_lstm else []:
             for name, param in lstm.named_parameters():
                 if "bias" in name:
                     nn.init.constant_(param, 0)
@@ -315,10 +320,15 @@ class Agent(nn.Module):
         space = envs.single_action_space
         self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
         num_logits = space.n if self.nvec is None else sum(self.nvec)
-        self.actor = nn.Sequential(
-            layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, num_logits), std=0.01)
-        )
-        self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
+        widths = [hidden, *args.head_sizes]
+
+        def head(outputs: int, std: float) -> nn.Sequential:  # tanh hidden layers of head_sizes, then the output layer
+            layers = []
+            for width_in, width_out in zip(widths[:-1], widths[1:], strict=True):
+                layers += [layer_init(nn.Linear(width_in, width_out)), nn.Tanh()]
+            return nn.Sequential(*layers, layer_init(nn.Linear(widths[-1], outputs), std=std))
+
+        self.actor, self.critic = head(num_logits, std=0.01), head(1, std=1.0)
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
 
     def get_initial_state(self, num_envs: int) -> tuple[torch.Tensor, torch.Tensor]:
@@ -545,14 +555,15 @@ def load_checkpoint(path: str, env_id: str) -> dict:
 
 
 # what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward"]
+CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "head_sizes", "norm_obs", "norm_reward"]
 
 
 def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
     for key in CHECKPOINT_ARGS:
-        if getattr(args, key) != checkpoint["args"][key]:
-            print(f"{key} = {checkpoint['args'][key]}, as the checkpoint was trained")
-            setattr(args, key, checkpoint["args"][key])
+        value = checkpoint["args"].get(key, getattr(Args(), key))  # a key newer than the checkpoint: it had the default
+        if getattr(args, key) != value:
+            print(f"{key} = {value}, as the checkpoint was trained")
+            setattr(args, key, value)
 
 
 def make_run_dir(args: Args) -> tuple[str, str]:

@@ -705,3 +705,37 @@ def test_float32_stays_float32_on_a_gpu(name):
     finally:
         for backend, value in zip(backends, before, strict=True):
             backend.fp32_precision = value
+
+
+def test_head_sizes_shape_both_heads_and_orthogonal_lstm_decides_the_lstm_initialisation():
+    """--head-sizes: the tanh hidden layers of the actor's and the critic's heads, in order (none: a linear head);
+    --no-orthogonal-lstm leaves the LSTMs as PyTorch initialises them (biases not zero, weights not orthogonal)."""
+    module = load("ppo_lstm")
+    envs = type("Envs", (), {"single_observation_space": gym.spaces.Box(-1, 1, (3,)), "single_action_space":
+                             gym.spaces.Discrete(2)})  # fmt: skip
+
+    def shapes(head):
+        return [(layer.in_features, layer.out_features) for layer in head if isinstance(layer, torch.nn.Linear)]
+
+    agent = module.Agent(envs, module.Args(rnn_hidden_size=8, head_sizes=[5, 4]))
+    assert shapes(agent.actor) == [(8, 5), (5, 4), (4, 2)] and shapes(agent.critic) == [(8, 5), (5, 4), (4, 1)]
+    assert sum(isinstance(layer, torch.nn.Tanh) for layer in agent.actor) == 2
+    assert shapes(module.Agent(envs, module.Args(rnn_hidden_size=8, head_sizes=[])).actor) == [(8, 2)]
+    for orthogonal in (True, False):
+        agent = module.Agent(envs, module.Args(rnn_hidden_size=8, orthogonal_lstm=orthogonal))
+        for lstm in (agent.lstm, agent.critic_lstm):
+            w = lstm.weight_hh_l0.detach()  # (4 * 8, 8): orthonormal columns when orthogonal
+            assert torch.allclose(w.T @ w, torch.eye(8), atol=1e-5) == orthogonal
+            assert (lstm.bias_ih_l0.abs().max() == 0) == orthogonal
+
+
+def test_checkpoint_decides_the_head_sizes_and_one_from_before_the_flag_has_the_default(tmp_path):
+    """Trained with --head-sizes 8, a checkpoint is evaluated and resumed with those heads whatever the command line
+    says; a checkpoint whose args do not name head_sizes (written before the flag) loads with the default heads."""
+    saved = run("ppo_lstm", save_model=True, head_sizes=[8])["checkpoint"]
+    assert run("ppo_lstm", eval_checkpoint=saved, eval_episodes=2)["eval_episodes"] == 2
+    assert run("ppo_lstm", resume=saved, total_timesteps=192)["global_step"] == 192
+    old = torch.load(run("ppo_lstm", save_model=True)["checkpoint"], weights_only=False)
+    del old["args"]["head_sizes"]
+    torch.save(old, tmp_path / "old.pt")
+    assert run("ppo_lstm", eval_checkpoint=str(tmp_path / "old.pt"), eval_episodes=2, head_sizes=[8])["eval_episodes"] == 2
