@@ -542,20 +542,24 @@ def autoencode_1m_section() -> tuple[str, object]:
 
 
 def autoencode_tuning_table(name: str = "tuning_popgym_autoencode.json") -> str:
-    """ppo_lstm.py's flags tried on AutoencodeEasy (benchmark/popgym_suite.py's rows, merged into one file): per budget
-    and flags, each seed's evaluation / last-20 training return, and their means, in the order the file lists them."""
+    """ppo_lstm.py's flags tried on AutoencodeEasy (benchmark/popgym_suite.py's rows, merged into one file), and the
+    peer's rows there: per budget, contender and flags, each seed's evaluation / last-20 training return, and their
+    means, in the order the file lists them (a row that names no contender is ours)."""
     with open(os.path.join(RESULTS, name)) as f:
         tuning = json.load(f)
     groups = {}
     for row in tuning["runs"]:
-        groups.setdefault((row["budget"], on_recipe(row["flags"])), []).append(row)
+        groups.setdefault((row["budget"], row.get("contender", "ppo_lstm"), on_recipe(row["flags"])), []).append(row)
     lines = [machine_line(tuning["machine"]) + f" Commands: `{tuning['command']}`; {tuning['note']}.", "",
              "| steps | flags on top of the recipe | seeds | eval / last-20 training return, per seed | mean eval | "
              "mean last-20 training return |", "|---|---|---|---|---|---|"]  # fmt: skip
-    for (budget, flags), rows in groups.items():
+    for (budget, contender, flags), rows in groups.items():
         rows = sorted(rows, key=lambda row: row["seed"])
         per_seed = " / ".join(f"{row['eval_mean_return']:.3f}, {row['train_last20']:.3f}" for row in rows)
-        lines.append(f"| {budget:,} | " + (f"`{flags}`" if flags else "none") + f" | {', '.join(str(r['seed']) for r in rows)}"
+        said = f"`{flags}`" if flags else "none"
+        if contender != "ppo_lstm":
+            said = f"{contender}, its defaults but {said}" if flags else f"{contender}, its defaults"
+        lines.append(f"| {budget:,} | {said} | {', '.join(str(r['seed']) for r in rows)}"
                      f" | {per_seed} | {statistics.mean(r['eval_mean_return'] for r in rows):.3f} | "
                      f"{statistics.mean(r['train_last20'] for r in rows):.3f} |")  # fmt: skip
     return "\n".join(lines)
@@ -593,7 +597,8 @@ def autoencode_200k_section() -> tuple[str, object]:
     ours = sorted(at_200k[("AutoencodeEasy", "ppo_lstm")].items())
     ours_seeds = " / ".join(f"{row['eval_mean_return']:.3f}" for _, row in ours)
     with open(os.path.join(RESULTS, "tuning_popgym_autoencode.json")) as f:
-        tuning = json.load(f)["runs"]
+        tuning_rows = json.load(f)["runs"]
+    tuning = [row for row in tuning_rows if row.get("contender", "ppo_lstm") == "ppo_lstm"]
     tried, chosen = {}, on_recipe(suite["flags"])  # flags -> rows at 200k steps, up to the flags seeds 1-3 ran with
     for row in tuning:
         if row["budget"] == 200_000 and (chosen not in tried or on_recipe(row["flags"]) == chosen):
@@ -621,18 +626,26 @@ def autoencode_200k_section() -> tuple[str, object]:
         + "; the last 20 training episodes (the policy as sampled) "
         + ", ".join(f"{names[c]} {mean(at_200k, c, 'train_last20')}" for c in list(names)[:3])
         + ". The peer, given the same settings (not tuned for it), evaluates above ours on {} of {} seeds. ".format(
-            *peer_ahead) + autoencode_later_text(later) + " The tuning runs, then the "
+            *peer_ahead) + autoencode_later_text(later, [row for row in tuning_rows if row.get("contender") == "sb3-contrib"])
+        + " The tuning runs, then the "
         "contenders on seeds 1-3:"
     )
     recall = autoencode_recall_text(at_200k[("AutoencodeEasy", "ppo_lstm")])
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
-def autoencode_later_text(later: list[str]) -> str:
-    """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), and ours' evaluation on seeds 1-3 with
-    those of them that ran there (results/popgym_autoencode_200k_*.json, one file each, in name order)."""
+def autoencode_later_text(later: list[str], peer: list[dict] = ()) -> str:
+    """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), the peer's rows on tuning seeds (`peer`),
+    and ours' evaluation on seeds 1-3 with those of the flags that ran there (results/popgym_autoencode_200k_*.json, one
+    file each, in name order)."""
     text = "Tried after that on the tuning seeds (the next rows of the first table): " + ", ".join(
         f"`{flags}`" for flags in later) + "."
+    if peer:
+        settings = " / ".join(sorted({row["flags"] for row in peer}))
+        seeds = ", ".join(str(row["seed"]) for row in sorted(peer, key=lambda row: row["seed"]))
+        evals, train = (statistics.mean(row[key] for row in peer) for key in ("eval_mean_return", "train_last20"))
+        text += (f" The peer itself, its defaults but `{settings}`, on tuning seeds {seeds} (its row in the first "
+                 f"table): evaluation {evals:.3f}, last-20 training return {train:.3f}.")
     for path in sorted(glob.glob(os.path.join(RESULTS, "popgym_autoencode_200k_*.json"))):
         with open(path) as f:
             suite = json.load(f)

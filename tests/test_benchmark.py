@@ -769,6 +769,9 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
                "train_last20": train} for budget, extra, seed, ret, train in
               [(200_000, "", 11, -0.5, -0.5), (200_000, "--gamma 0", 12, -0.3, -0.6), (200_000, "--gamma 0", 11, -0.5, -0.5),
                (200_000, "--ent-coef 0.01", 11, -0.45, -0.45), (50_000, "--ent-coef 0.1", 11, 0.9, 0.9)]]  # fmt: skip
+    # the peer's rows on tuning seeds: a row of their own in the table, neither tried flags of ours nor the best
+    tuning += [{"contender": "sb3-contrib", "budget": 200_000, "flags": "gamma=0", "seed": seed, "eval_mean_return": 0.5,
+                "train_last20": train} for seed, train in ((13, 0.2), (11, 0.4))]  # fmt: skip
     write("tuning_popgym_autoencode.json", 0, {}, tuning)
     intro, table = report.autoencode_200k_section()
     assert "ours evaluates at -0.398 at 200k on seeds 1-3 (-0.399 / -0.398 / -0.397), above the best -0.471" in intro
@@ -782,21 +785,25 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
     assert "its first 2 rows: at 200k steps the best mean evaluation came with `--gamma 0`, the best mean training return "\
            "with `none`)" in intro  # fmt: skip
     assert ("evaluates above ours on 3 of 3 seeds. Tried after that on the tuning seeds (the next rows of the first "
-            "table): `--ent-coef 0.01`. The tuning runs, then the contenders on seeds 1-3:") in intro
+            "table): `--ent-coef 0.01`. The peer itself, its defaults but `gamma=0`, on tuning seeds 11, 13 (its row in "
+            "the first table): evaluation 0.500, last-20 training return 0.300. The tuning runs, then the contenders on "
+            "seeds 1-3:") in intro
     n128 = [{"contender": "ppo_lstm", "seed": seed, "eval_mean_return": -0.3 - seed / 100} for seed in (2, 1)]
     with open(tmp_path / "popgym_autoencode_200k_n128.json", "w") as f:
         json.dump({"command": "N128", "flags": f"{recipe} --num-steps 128", "runs": n128}, f)
-    assert ("`--ent-coef 0.01`. With `--num-steps 128` ours evaluates at -0.315 on seeds 1-3 (-0.310 / -0.320; `N128`, "
+    assert ("training return 0.300. With `--num-steps 128` ours evaluates at -0.315 on seeds 1-3 (-0.310 / -0.320; `N128`, "
             "results/popgym_autoencode_200k_n128.json).") in report.autoencode_200k_section()[0]
     with open(tmp_path / "popgym_autoencode_200k_lr.json", "w") as f:  # another such file: each said, in name order
         json.dump({"command": "LR", "flags": f"{recipe} --no-anneal-lr", "runs": n128[:1]}, f)
-    assert ("`--ent-coef 0.01`. With `--no-anneal-lr` ours evaluates at -0.320 on seeds 1-3 (-0.320; `LR`, "
+    assert ("training return 0.300. With `--no-anneal-lr` ours evaluates at -0.320 on seeds 1-3 (-0.320; `LR`, "
             "results/popgym_autoencode_200k_lr.json). With `--num-steps 128`") in report.autoencode_200k_section()[0]
     lines = table().splitlines()
-    assert lines[4:8] == ["| 200,000 | none | 11 | -0.500, -0.500 | -0.500 | -0.500 |",
+    assert lines[4:9] == ["| 200,000 | none | 11 | -0.500, -0.500 | -0.500 | -0.500 |",
                           "| 200,000 | `--gamma 0` | 11, 12 | -0.500, -0.500 / -0.300, -0.600 | -0.400 | -0.550 |",
                           "| 200,000 | `--ent-coef 0.01` | 11 | -0.450, -0.450 | -0.450 | -0.450 |",
-                          "| 50,000 | `--ent-coef 0.1` | 11 | 0.900, 0.900 | 0.900 | 0.900 |"]  # fmt: skip
+                          "| 50,000 | `--ent-coef 0.1` | 11 | 0.900, 0.900 | 0.900 | 0.900 |",
+                          "| 200,000 | sb3-contrib, its defaults but `gamma=0` | 11, 13 | 0.500, 0.400 / 0.500, 0.200 | "
+                          "0.500 | 0.300 |"]  # fmt: skip
     assert "the MLP with `--gamma 0`, sb3-contrib with `gamma=0`." in table() and "What ours remembers" not in table()
     # autoencode_recall.py's file: seed 2 listed first; seed 1's first return that of its row's evaluation, seed 2's not
     shares = {1: [1.0, 0.8, 0.6, 0.4, 0.3, 0.3, 0.3, 0.3] + [0.2] * 44, 2: [0.9, 0.6, 0.4, 0.2] + [0.5] * 4 + [0.3] * 44}
