@@ -26,6 +26,7 @@ import ast
 import functools
 import json
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -248,7 +249,8 @@ def write(args: Args, rows: dict) -> None:
     # rows another invocation wrote meanwhile (one per contender may run at once) are kept
     for key, row in measured_rows(args).items():
         rows.setdefault(key, row)
-    result = {"command": "python benchmark/popgym_suite.py " + " ".join(sys.argv[1:]), "machine": machine(),
+    # quoted as a shell needs it: --flags="--a 1 --b" stays one argument
+    result = {"command": "python benchmark/popgym_suite.py " + shlex.join(sys.argv[1:]), "machine": machine(),
               "steps": args.steps, "flags": args.flags, "peer": "sb3-contrib RecurrentPPO, its defaults"
               + (f" but {args.peer_settings}" if args.peer_settings else ""),
               "runs": sorted(rows.values(), key=lambda r: (r["env_id"], r["contender"], r["seed"]))}  # fmt: skip

@@ -5,6 +5,7 @@ states and dynamic programme."""
 import csv
 import json
 import os
+import shlex
 import shutil
 import statistics
 import subprocess
@@ -1016,6 +1017,21 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
     with open(popgym_suite.out_path("popgym")) as f:
         episodes = {(r["contender"], r["env_id"]): r.get("eval_episodes") for r in json.load(f)["runs"]}
     assert episodes[("sb3-contrib", "Pendulum-v1")] == episodes[("ppo_lstm", "CartPole-v1")] == 30
+
+
+def test_popgym_suite_records_a_command_a_shell_runs_as_it_ran(tmp_path, monkeypatch):
+    """The results file's command, split as a shell splits it, gives back the arguments: flags with spaces in them
+    stay one argument."""
+    import popgym_suite
+
+    monkeypatch.setattr(popgym_suite, "HERE", str(tmp_path))
+    os.makedirs(tmp_path / "results")
+    argv = ["--envs", "CartPole-v1", "--flags=--rnn-hidden-size 8 --gamma 0", "--peer-settings", "gamma=0 n_steps=16"]
+    monkeypatch.setattr(sys, "argv", ["popgym_suite.py", *argv])
+    popgym_suite.write(popgym_suite.Args(envs=["CartPole-v1"]), {})
+    with open(popgym_suite.out_path("popgym")) as f:
+        command = json.load(f)["command"]
+    assert shlex.split(command) == ["python", "benchmark/popgym_suite.py", *argv]
 
 
 def test_popgym_suite_gives_the_peer_its_settings_and_each_trained_run_its_evaluation_episodes():
