@@ -599,12 +599,19 @@ def autoencode_200k_section() -> tuple[str, object]:
     with open(os.path.join(RESULTS, "tuning_popgym_autoencode.json")) as f:
         tuning_rows = json.load(f)["runs"]
     tuning = [row for row in tuning_rows if row.get("contender", "ppo_lstm") == "ppo_lstm"]
+    peer_tuning = [row for row in tuning_rows if row.get("contender") == "sb3-contrib"]
     tried, chosen = {}, on_recipe(suite["flags"])  # flags -> rows at 200k steps, up to the flags seeds 1-3 ran with
     for row in tuning:
         if row["budget"] == 200_000 and (chosen not in tried or on_recipe(row["flags"]) == chosen):
             tried.setdefault(on_recipe(row["flags"]) or "none", []).append(row)
     later = [flags for flags in dict.fromkeys(on_recipe(row["flags"]) or "none" for row in tuning
                                               if row["budget"] == 200_000) if flags not in tried]  # fmt: skip
+    # how far a seed's evaluation can move by the episodes alone: the standard error of its mean return
+    evaluated = [row["eval_returns"] for row in suite["runs"] if row["contender"] in ("ppo_lstm", "sb3-contrib")]
+    errors = [statistics.stdev(returns) / len(returns) ** 0.5 for returns in evaluated]
+    episodes = " or ".join(str(n) for n in sorted({len(returns) for returns in evaluated}))
+    evaluation_error = (f"Each seed's evaluation is the mean of {episodes} episodes: its standard error, ours' and the "
+                        f"peer's, is {min(errors):.3f} to {max(errors):.3f}. ")
     peer_ahead = seeds_above(at_200k.get(("AutoencodeEasy", "sb3-contrib"), {}), at_200k[("AutoencodeEasy", "ppo_lstm")])
 
     def best(key: str) -> str:
@@ -633,7 +640,7 @@ def autoencode_200k_section() -> tuple[str, object]:
         + "; the last 20 training episodes (the policy as sampled) "
         + ", ".join(f"{names[c]} {mean(at_200k, c, 'train_last20')}" for c in list(names)[:3])
         + ". The peer, given the same settings (not tuned for it), evaluates above ours on {} of {} seeds. ".format(
-            *peer_ahead) + autoencode_later_text(later, [row for row in tuning_rows if row.get("contender") == "sb3-contrib"])
+            *peer_ahead) + evaluation_error + autoencode_later_text(later, peer_tuning)
         + " The tuning runs, then the "
         "contenders on seeds 1-3:"
     )
