@@ -640,7 +640,7 @@ def autoencode_200k_section() -> tuple[str, object]:
         + "; the last 20 training episodes (the policy as sampled) "
         + ", ".join(f"{names[c]} {mean(at_200k, c, 'train_last20')}" for c in list(names)[:3])
         + ". The peer, given the same settings (not tuned for it), evaluates above ours on {} of {} seeds. ".format(
-            *peer_ahead) + evaluation_error + autoencode_later_text(later, peer_tuning)
+            *peer_ahead) + evaluation_error + autoencode_later_text(later, peer_tuning, tried.get(chosen, []))
         + " The tuning runs, then the "
         "contenders on seeds 1-3:"
     )
@@ -648,10 +648,10 @@ def autoencode_200k_section() -> tuple[str, object]:
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
-def autoencode_later_text(later: list[str], peer: list[dict] = ()) -> str:
-    """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), the peer's rows on tuning seeds (`peer`),
-    and ours' evaluation on seeds 1-3 with those of the flags that ran there (results/popgym_autoencode_200k_*.json, one
-    file each, in name order)."""
+def autoencode_later_text(later: list[str], peer: list[dict] = (), chosen: list[dict] = ()) -> str:
+    """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), the peer's rows on tuning seeds (`peer`)
+    beside ours' with the flags of seeds 1-3 on the same seeds (`chosen`), and ours' evaluation on seeds 1-3 with those
+    of the later flags that ran there (results/popgym_autoencode_200k_*.json, one file each, in name order)."""
     text = "Tried after that on the tuning seeds (the next rows of the first table): " + ", ".join(
         f"`{flags}`" for flags in later) + "."
     if peer:
@@ -659,7 +659,15 @@ def autoencode_later_text(later: list[str], peer: list[dict] = ()) -> str:
         seeds = ", ".join(str(row["seed"]) for row in sorted(peer, key=lambda row: row["seed"]))
         evals, train = (statistics.mean(row[key] for row in peer) for key in ("eval_mean_return", "train_last20"))
         text += (f" The peer itself, its defaults but `{settings}`, on tuning seeds {seeds} (its row in the first "
-                 f"table): evaluation {evals:.3f}, last-20 training return {train:.3f}.")
+                 f"table): evaluation {evals:.3f}, last-20 training return {train:.3f}")
+        theirs = {row["seed"]: row for row in peer}
+        ours = {row["seed"]: row for row in chosen if row["seed"] in theirs}
+        if ours:
+            evals, train = (statistics.mean(row[key] for row in ours.values()) for key in ("eval_mean_return", "train_last20"))
+            text += (f"; ours with the flags of seeds 1-3 there (the seeds both ran: {', '.join(map(str, sorted(ours)))}): "
+                     f"evaluation {evals:.3f}, last-20 training return "
+                     "{:.3f}, its evaluation above the peer's on {} of {} seeds".format(train, *seeds_above(ours, theirs)))
+        text += "."
     for path in sorted(glob.glob(os.path.join(RESULTS, "popgym_autoencode_200k_*.json"))):
         with open(path) as f:
             suite = json.load(f)
