@@ -559,10 +559,15 @@ def autoencode_tuning_table(name: str = "tuning_popgym_autoencode.json") -> str:
         said = f"`{flags}`" if flags else "none"
         if contender != "ppo_lstm":
             said = f"{contender}, its defaults but {said}" if flags else f"{contender}, its defaults"
-        lines.append(f"| {budget:,} | {said} | {', '.join(str(r['seed']) for r in rows)}"
-                     f" | {per_seed} | {statistics.mean(r['eval_mean_return'] for r in rows):.3f} | "
-                     f"{statistics.mean(r['train_last20'] for r in rows):.3f} |")  # fmt: skip
+        lines.append(f"| {budget:,} | {said} | {', '.join(str(r['seed']) for r in rows)} | {per_seed} | "
+                     + " | ".join(f"{value:.3f}" for value in eval_and_train(rows)) + " |")  # fmt: skip
     return "\n".join(lines)
+
+
+def eval_and_train(rows) -> tuple[float, float]:
+    """The mean evaluation and the mean last-20 training return of results rows."""
+    evals, train = (statistics.mean(row[key] for row in rows) for key in ("eval_mean_return", "train_last20"))
+    return evals, train
 
 
 def on_recipe(flags: str) -> str:
@@ -657,13 +662,13 @@ def autoencode_later_text(later: list[str], peer: list[dict] = (), chosen: list[
     if peer:
         settings = " / ".join(sorted({row["flags"] for row in peer}))
         seeds = ", ".join(str(row["seed"]) for row in sorted(peer, key=lambda row: row["seed"]))
-        evals, train = (statistics.mean(row[key] for row in peer) for key in ("eval_mean_return", "train_last20"))
+        evals, train = eval_and_train(peer)
         text += (f" The peer itself, its defaults but `{settings}`, on tuning seeds {seeds} (its row in the first "
                  f"table): evaluation {evals:.3f}, last-20 training return {train:.3f}")
         theirs = {row["seed"]: row for row in peer}
         ours = {row["seed"]: row for row in chosen if row["seed"] in theirs}
         if ours:
-            evals, train = (statistics.mean(row[key] for row in ours.values()) for key in ("eval_mean_return", "train_last20"))
+            evals, train = eval_and_train(ours.values())
             text += (f"; ours with the flags of seeds 1-3 there (the seeds both ran: {', '.join(map(str, sorted(ours)))}): "
                      f"evaluation {evals:.3f}, last-20 training return "
                      "{:.3f}, its evaluation above the peer's on {} of {} seeds".format(train, *seeds_above(ours, theirs)))
