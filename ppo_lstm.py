@@ -310,7 +310,8 @@ class Agent(nn.Module):
         obs_dim, hidden = envs.single_observation_space.shape[0], args.rnn_hidden_size
         self.lstm = nn.LSTM(obs_dim, hidden)
         self.critic_lstm = None if args.shared_lstm else nn.LSTM(obs_dim, hidden)
-        for lstm in filter(None, [self.lstm, self.critic_lstm]) if args.orthogonal_lstm else []:
+        lstms = [self.lstm, self.critic_lstm] if args.orthogonal_lstm else []  # none: PyTorch's own initialisation
+        for lstm in filter(None, lstms):
             for name, param in lstm.named_parameters():
                 if "bias" in name:
                     nn.init.constant_(param, 0)
