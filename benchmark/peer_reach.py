@@ -22,6 +22,7 @@ and settings, measured on the same CPU model) is not run again.
 import json
 import multiprocessing
 import os
+import shlex
 import statistics
 import subprocess
 import sys
@@ -253,7 +254,7 @@ def write(rows: list[dict], args: Args) -> None:
     peer = [row for row in rows if row["script"] == task["peer"]]
     ours = [row for row in rows if row["script"] == task["script"]]
     result = {
-        "command": "python benchmark/peer_reach.py " + " ".join(sys.argv[1:]),
+        "command": "python benchmark/peer_reach.py " + shlex.join(sys.argv[1:]),  # --ours-flags="..." stays one argument
         "machine": machine(),
         "env_id": task["env_id"],
         "peer": "SB3 PPO" if args.task == "mlp" else "sb3-contrib RecurrentPPO",

@@ -1026,9 +1026,10 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
     assert episodes[("sb3-contrib", "Pendulum-v1")] == episodes[("ppo_lstm", "CartPole-v1")] == 30
 
 
-def test_popgym_suite_records_a_command_a_shell_runs_as_it_ran(tmp_path, monkeypatch):
+def test_popgym_suite_and_peer_reach_record_a_command_a_shell_runs_as_it_ran(tmp_path, monkeypatch):
     """The results file's command, split as a shell splits it, gives back the arguments: flags with spaces in them
     stay one argument."""
+    import peer_reach
     import popgym_suite
 
     monkeypatch.setattr(popgym_suite, "HERE", str(tmp_path))
@@ -1039,6 +1040,12 @@ def test_popgym_suite_records_a_command_a_shell_runs_as_it_ran(tmp_path, monkeyp
     with open(popgym_suite.out_path("popgym")) as f:
         command = json.load(f)["command"]
     assert shlex.split(command) == ["python", "benchmark/popgym_suite.py", *argv]
+    monkeypatch.setattr(peer_reach, "out_path", lambda args: str(tmp_path / "peer_reach.json"))
+    argv = ["--tag", "x", "--ours-flags=--num-minibatches 2 --update-epochs 15", "--seeds", "1", "2"]
+    monkeypatch.setattr(sys, "argv", ["peer_reach.py", *argv])
+    peer_reach.write([], peer_reach.Args())
+    with open(tmp_path / "peer_reach.json") as f:
+        assert shlex.split(json.load(f)["command"]) == ["python", "benchmark/peer_reach.py", *argv]
 
 
 def test_popgym_suite_gives_the_peer_its_settings_and_each_trained_run_its_evaluation_episodes():
