@@ -12,8 +12,8 @@ python benchmark/popgym_suite.py --suite minigrid-onehot   # its view one-hot; w
 python benchmark/popgym_suite.py --envs popgym:popgym-AutoencodeEasy-v0 --steps 200000 --out F.json \\
     --flags="--rnn-hidden-size 256 --no-anneal-clip --gamma 0" --mlp-flags="--gamma 0" --peer-settings "gamma=0"
 
-Each run reports the mean return of its deterministic evaluation at the end (10 episodes) and of its last 20
-training episodes; random actions, their mean return over 100 episodes. POPGym scales every env's episode return
+Each run reports the mean return of its deterministic evaluation at the end (10 episodes, or --eval-episodes) and of
+its last 20 training episodes; random actions, their mean return over 100 episodes. POPGym scales every env's episode return
 into [-1, 1]; MiniGrid pays 1 - 0.9 * steps / limit on success and 0 otherwise, so its success rate is the share of
 evaluation episodes with a positive return, and a MiniGrid run of ours also records the step at which 90 of its last
 100 training episodes were first solved. The peer
@@ -202,7 +202,7 @@ def eval_episodes_of(contender: str, args: Args) -> int:
 def measured_rows(args: Args) -> dict:
     """The rows of the results file that a run now would repeat: same budget, and the flags and evaluation episodes
     the contender runs with now (rows from others are left out, and run again; a row that does not record its
-    evaluation episodes had 10, random actions 100)."""
+    evaluation episodes had the default count)."""
     if not os.path.exists(out_path(args.suite, args.out)):
         return {}
     with open(out_path(args.suite, args.out)) as f:
@@ -211,7 +211,7 @@ def measured_rows(args: Args) -> dict:
         return {}
     return {(r["contender"], r["env_id"], r["seed"]): r for r in before["runs"]
             if r.get("flags", "") == flags_of(r["contender"], r["env_id"], args)
-            and r.get("eval_episodes", RANDOM_EPISODES if r["contender"] == "random" else 10)
+            and r.get("eval_episodes", eval_episodes_of(r["contender"], Args()))
             == eval_episodes_of(r["contender"], args)}  # fmt: skip
 
 
