@@ -590,9 +590,12 @@ def autoencode_200k_section() -> tuple[str, object]:
     mlp_flags = next(row["flags"] for row in suite["runs"] if row["contender"] == "mlp")
     peer = [row for row in suite["runs"] if row["contender"] == "sb3-contrib"]
     peer_settings = peer[0]["flags"] if peer else ""
+    # the trained contenders' evaluation episodes, as their rows recorded them (10 where they do not): one count, or none
+    counts = {row.get("eval_episodes", 10) for row in suite["runs"] if row["contender"] != "random"}
+    eval_flag = f"--eval-episodes {max(counts)} " if len(counts) == 1 and 10 not in counts else ""
     command = (f"python benchmark/popgym_suite.py --steps 200000 --seeds 1 2 3 --envs popgym:popgym-AutoencodeEasy-v0 "
                f"--flags=\"{suite['flags']}\" --mlp-flags=\"{mlp_flags}\" --peer-settings \"{peer_settings}\" "
-               f"--out {name}")  # fmt: skip
+               f"{eval_flag}--out {name}")  # fmt: skip
     names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer", "random": "random actions"}
 
     def mean(rows: dict, contender: str, key: str = "eval_mean_return") -> str:

@@ -782,6 +782,20 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
     assert "where on the suite's recipe alone it evaluated at -0.498 (results/popgym_200k.json)" in intro
     assert (f'--flags="{recipe} --gamma 0" --mlp-flags="--gamma 0" --peer-settings "gamma=0" --out '
             "popgym_autoencode_200k.json`") in intro
+    # rows that record one count of evaluation episodes other than 10 put it in the command; random actions' do not count
+    with open(tmp_path / "popgym_autoencode_200k.json") as f:
+        suite = json.load(f)
+    for row in suite["runs"]:
+        row["eval_episodes"] = 30 if row["contender"] == "random" else 100
+    with open(tmp_path / "popgym_autoencode_200k.json", "w") as f:
+        json.dump(suite, f)
+    assert '--peer-settings "gamma=0" --eval-episodes 100 --out popgym_autoencode_200k.json`' in (
+        report.autoencode_200k_section()[0])
+    suite["runs"][0]["eval_episodes"] = 30  # two counts: the command cannot say both, the table's text does
+    with open(tmp_path / "popgym_autoencode_200k.json", "w") as f:
+        json.dump(suite, f)
+    assert '--peer-settings "gamma=0" --out popgym_autoencode_200k.json`' in report.autoencode_200k_section()[0]
+    write("popgym_autoencode_200k.json", -0.4, settings)
     assert ("the evaluations, ours -0.398, the MLP -0.388, the peer -0.378, random actions -0.418; the last 20 training "
             "episodes (the policy as sampled) ours -0.420, the MLP -0.430, the peer -0.440. The peer, given the same "
             "settings (not tuned for it), evaluates above ours on 3 of 3 seeds. Each seed's evaluation is the mean of 2 "
