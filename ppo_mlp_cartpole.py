@@ -368,7 +368,7 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
         obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
         episode_return, ended = 0.0, False
         while not ended:
-            with torch.no_grad():
+            with torch.inference_mode():
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
                 action, _, _, _ = agent.get_action_and_value(obs_t.view(1, -1), deterministic=True)
             obs, reward, terminated, truncated, _ = env.step(action[0].cpu().numpy() + env.action_space.start)
@@ -548,7 +548,7 @@ def main(args: Args) -> dict:
             for step in range(args.num_steps):
                 global_step += args.num_envs
                 obs[step] = next_obs
-                with torch.no_grad():
+                with torch.inference_mode():  # no_grad without autograd's bookkeeping
                     action, logprob, _, value = agent.get_action_and_value(next_obs)
                 values[step] = value.flatten()
                 actions[step] = action
@@ -567,7 +567,7 @@ def main(args: Args) -> dict:
                 truncated_envs = np.flatnonzero(truncated & ~terminated)
                 if len(truncated_envs):  # bootstrap a time-limit cut from its final obs
                     final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
-                    with torch.no_grad():
+                    with torch.inference_mode():
                         final_values[step, truncated_envs] = agent.get_value(final_obs).flatten()
                 next_obs = prepare(next_obs_np)
 
@@ -580,7 +580,7 @@ def main(args: Args) -> dict:
                     episode_return[i] = 0.0
                     episode_length[i] = 0
 
-            with torch.no_grad():
+            with torch.inference_mode():
                 next_value = agent.get_value(next_obs).flatten()
             advantages, returns = compute_gae(
                 rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
