@@ -648,7 +648,9 @@ def autoencode_200k_section() -> tuple[str, object]:
         + "; the last 20 training episodes (the policy as sampled) "
         + ", ".join(f"{names[c]} {mean(at_200k, c, 'train_last20')}" for c in list(names)[:3])
         + ". The peer, given the same settings (not tuned for it), evaluates above ours on {} of {} seeds. ".format(
-            *peer_ahead) + evaluation_error + autoencode_later_text(later, peer_tuning, tried.get(chosen, []))
+            *peer_ahead) + evaluation_error
+            + autoencode_later_text(later, peer_tuning, tried.get(chosen, []),
+                                    at_200k.get(("AutoencodeEasy", "sb3-contrib"), {}))
         + " The tuning runs, then the "
         "contenders on seeds 1-3:"
     )
@@ -656,10 +658,11 @@ def autoencode_200k_section() -> tuple[str, object]:
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
-def autoencode_later_text(later: list[str], peer: list[dict] = (), chosen: list[dict] = ()) -> str:
+def autoencode_later_text(later: list[str], peer: list[dict] = (), chosen: list[dict] = (), peer_later: dict = None) -> str:
     """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), the peer's rows on tuning seeds (`peer`)
     beside ours' with the flags of seeds 1-3 on the same seeds (`chosen`), and ours' evaluation on seeds 1-3 with those
-    of the later flags that ran there (results/popgym_autoencode_200k_*.json, one file each, in name order)."""
+    of the later flags that ran there (results/popgym_autoencode_200k_*.json, one file each, in name order): over how
+    many episodes, and on how many seeds above the peer's there (`peer_later`: seed -> row)."""
     text = "Tried after that on the tuning seeds (the next rows of the first table): " + ", ".join(
         f"`{flags}`" for flags in later) + "."
     if peer:
@@ -679,10 +682,13 @@ def autoencode_later_text(later: list[str], peer: list[dict] = (), chosen: list[
     for path in sorted(glob.glob(os.path.join(RESULTS, "popgym_autoencode_200k_*.json"))):
         with open(path) as f:
             suite = json.load(f)
-        evals = [row["eval_mean_return"] for row in sorted(suite["runs"], key=lambda row: row["seed"])]
-        text += (f" With `{on_recipe(suite['flags'])}` ours evaluates at {statistics.mean(evals):.3f} on seeds 1-3 ("
-                 + " / ".join(f"{value:.3f}" for value in evals)
-                 + f"; `{suite['command']}`, results/{os.path.basename(path)}).")
+        rows = {row["seed"]: row for row in suite["runs"]}
+        evals = [rows[seed]["eval_mean_return"] for seed in sorted(rows)]
+        episodes = " or ".join(str(n) for n in sorted({row.get("eval_episodes", 10) for row in rows.values()}))
+        above = "; above the peer's on {} of {} seeds".format(*seeds_above(rows, peer_later)) if peer_later else ""
+        text += (f" With `{on_recipe(suite['flags'])}` ours evaluates at {statistics.mean(evals):.3f} on seeds 1-3 over "
+                 f"{episodes} episodes each (" + " / ".join(f"{value:.3f}" for value in evals)
+                 + f"{above}; `{suite['command']}`, results/{os.path.basename(path)}).")
     return text
 
 

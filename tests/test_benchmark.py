@@ -810,15 +810,22 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
             "the first table): evaluation 0.500, last-20 training return 0.300; ours with the flags of seeds 1-3 there (the "
             "seeds both ran: 11): evaluation -0.500, last-20 training return -0.550, its evaluation above the peer's on 0 of "
             "1 seeds. The tuning runs, then the contenders on seeds 1-3:") in intro
-    n128 = [{"contender": "ppo_lstm", "seed": seed, "eval_mean_return": -0.3 - seed / 100} for seed in (2, 1)]
+    # later flags on seeds 1-3, seed 2 written first: over how many episodes, and on how many seeds above the peer's
+    # evaluation there (-0.379 on seed 1, -0.378 on seed 2; ours' -0.399 and -0.398, below seed 2's -0.39)
+    n128 = [{"contender": "ppo_lstm", "seed": seed, "eval_mean_return": value, "eval_episodes": 100}
+            for seed, value in ((2, -0.39), (1, -0.31))]  # fmt: skip
     with open(tmp_path / "popgym_autoencode_200k_n128.json", "w") as f:
         json.dump({"command": "N128", "flags": f"{recipe} --num-steps 128", "runs": n128}, f)
-    assert ("0 of 1 seeds. With `--num-steps 128` ours evaluates at -0.315 on seeds 1-3 (-0.310 / -0.320; `N128`, "
-            "results/popgym_autoencode_200k_n128.json).") in report.autoencode_200k_section()[0]
+    assert ("0 of 1 seeds. With `--num-steps 128` ours evaluates at -0.350 on seeds 1-3 over 100 episodes each (-0.310 / "
+            "-0.390; above the peer's on 1 of 2 seeds; `N128`, results/popgym_autoencode_200k_n128.json).") in (
+        report.autoencode_200k_section()[0])
     with open(tmp_path / "popgym_autoencode_200k_lr.json", "w") as f:  # another such file: each said, in name order
-        json.dump({"command": "LR", "flags": f"{recipe} --no-anneal-lr", "runs": n128[:1]}, f)
-    assert ("0 of 1 seeds. With `--no-anneal-lr` ours evaluates at -0.320 on seeds 1-3 (-0.320; `LR`, "
-            "results/popgym_autoencode_200k_lr.json). With `--num-steps 128`") in report.autoencode_200k_section()[0]
+        json.dump({"command": "LR", "flags": f"{recipe} --no-anneal-lr", "runs": [
+            {"contender": "ppo_lstm", "seed": 1, "eval_mean_return": -0.32}]}, f)  # fmt: skip
+    assert ("0 of 1 seeds. With `--no-anneal-lr` ours evaluates at -0.320 on seeds 1-3 over 10 episodes each (-0.320; "
+            "above the peer's on 1 of 1 seeds; `LR`, results/popgym_autoencode_200k_lr.json). With `--num-steps 128`") in (
+        report.autoencode_200k_section()[0])
+    assert "-0.320 on seeds 1-3 over 10 episodes each (-0.320; `LR`" in report.autoencode_later_text([])  # no peer rows
     lines = table().splitlines()
     assert lines[4:9] == ["| 200,000 | none | 11 | -0.500, -0.500 | -0.500 | -0.500 |",
                           "| 200,000 | `--gamma 0` | 11, 12 | -0.500, -0.550 / -0.300, -0.600 | -0.400 | -0.575 |",
