@@ -235,6 +235,22 @@ def test_pooled_table_counts_each_seed_of_each_results_file_as_one_run_a_side(tm
         "| 442.5 / 458.8 | 2 / 3 of 4 | 1.00 |"]  # fmt: skip
 
 
+def test_across_cpu_models_pairs_each_models_runs_with_its_defaults_and_pools_the_counts(monkeypatch):
+    """report.across_cpu_models: on each CPU model a flag's run pairs with the defaults' run of the same seed on the same
+    model (seeds of one side alone and seeds outside 11-30 left out); who got to 475 first (a tie for neither, a run
+    that never got there behind any that did) and how many never did, summed over the models; a table for each model
+    with a label."""
+    steps = {"x:V": {11: 100, 12: None, 13: 300, 14: 10, 31: 1}, f"x0:{report.ROLLOUT64}": {11: 200, 12: 150, 13: 300, 31: 5},
+             "y:V": {11: None, 12: 10, 15: 5}, f"y0:{report.ROLLOUT64}": {11: None, 12: 20, 16: 1}}  # fmt: skip
+    monkeypatch.setattr(report, "seed_rows", lambda source, threshold: {
+        seed: {"eval_mean_return": 500.0, "steps_to_threshold": n} for seed, n in steps[source].items()})  # fmt: skip
+    monkeypatch.setattr(report, "blocks_lines", lambda variants, baselines, blocks, intro: [*intro, *variants, *baselines])
+    lines, first, runs, missed = report.across_cpu_models("V", [("x", "x0", ""), ("y", "y0", "Y:")])
+    # x: 100 < 200 ours, never > 150 theirs, 300 = 300 neither; y: never = never neither, 10 < 20 ours
+    assert (first, runs, missed) == ([2, 1], 5, [2, 1])
+    assert lines == ["Y:", "y:V", f"y0:{report.ROLLOUT64}"]
+
+
 def test_eval_blocks_table_counts_the_first_block_every_block_and_the_whole_evaluation(tmp_path, monkeypatch):
     suite = tmp_path / "s"
     suite.mkdir()
