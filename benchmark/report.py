@@ -1617,6 +1617,26 @@ def main() -> None:
             "tuning_cartpolenovel_r64_lambda_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 "
             "--scripts \"ppo_lstm.py --gae-lambda 0.9\"`), against the defaults' rows with that arithmetic above; later "
             "to 475 on both blocks, so it did not go on to the other CPU models:",))
+    # the peer's LSTM initialisation (PyTorch's own), on each CPU model's arithmetic
+    orth = [("tuning_cartpolenovel_r64_orth_xeon_arithmetic", "tuning_cartpolenovel_rollout_xeon_arithmetic",
+             "With the Intel Xeon's arithmetic:"),
+            ("tuning_cartpolenovel_r64_orth_epyc", "tuning_cartpolenovel_rollout_epyc",
+             "On the AMD EPYC of family 26 model 2 itself:"),
+            ("tuning_cartpolenovel_r64_orth_epyc_avx2_arithmetic", "tuning_cartpolenovel_rollout_epyc_avx2_arithmetic",
+             "With the AMD EPYC with AVX2's arithmetic:")]  # fmt: skip
+    if all(os.path.exists(os.path.join(RESULTS, name, "runs.csv")) for *pair, _ in orth for name in pair):
+        lines, first, runs, missed = across_cpu_models("ppo_lstm__no_orthogonal_lstm", orth)
+        parts += [
+            "The LSTMs with PyTorch's own initialisation, as sb3-contrib leaves its LSTMs (`--no-orthogonal-lstm`), on "
+            "the same tuning seeds with each CPU model's arithmetic (`python benchmark/arithmetic.py --of xeon -- python "
+            "benchmark/run.py --suite tuning_cartpolenovel_r64_orth_xeon_arithmetic --seeds 11 12 ... 30 --workers 1 "
+            "--env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --no-orthogonal-lstm\"`; then, side by side, the same "
+            "without `arithmetic.py`, suite tuning_cartpolenovel_r64_orth_epyc, and with `--of epyc-avx2`, suite "
+            "tuning_cartpolenovel_r64_orth_epyc_avx2_arithmetic), each against that model's rows of the defaults in "
+            "the tables above.", "", *lines,
+            f"Over the three CPU models, with PyTorch's LSTM initialisation ours got to 475 first on {first[0]} of the "
+            f"{runs} paired runs and the defaults on {first[1]}; {missed[0]} of its runs never got there, against the "
+            f"defaults' {missed[1]}. That is no clear gain, so the defaults stay.", ""]  # fmt: skip
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
