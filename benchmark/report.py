@@ -675,7 +675,9 @@ def autoencode_200k_section() -> tuple[str, object]:
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
-def autoencode_later_text(later: list[str], peer: list[dict] = (), chosen: list[dict] = (), peer_later: dict = None) -> str:
+def autoencode_later_text(
+    later: list[str], peer: list[dict] = (), chosen: list[dict] = (), peer_later: dict | None = None
+) -> str:
     """The flags tried on the tuning seeds after seeds 1-3 had run (`later`), the peer's rows on tuning seeds (`peer`)
     beside ours' with the flags of seeds 1-3 on the same seeds (`chosen`), and ours' evaluation on seeds 1-3 with those
     of the later flags that ran there (results/popgym_autoencode_200k_*.json, one file each, in name order): over how
