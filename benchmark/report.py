@@ -1888,6 +1888,12 @@ def main() -> None:
         "at -203.0 and `--shared-lstm` at -223.0, each of the two ahead of the defaults on 5 of the 10 seeds; at -200 "
         "or better over the first 10 episodes (the target's evaluation) 4, 5 and 6 of 10, over 30 episodes 5, 5 and "
         "4. None is near 8 of 10, and neither is ahead on more than half the seeds, so the defaults stay:"])
+    parts += suite_section("pendulum_shared_epyc", [
+        "`--shared-lstm`, the better of the two over the first 10 episodes there, on seeds 1-10 beside the defaults in "
+        "the same run (`python benchmark/run.py --suite pendulum_shared_epyc --seeds 1 2 3 4 5 6 7 8 9 10 --env-ids "
+        "PendulumNoVel-v1 --scripts ppo_lstm_continuous.py \"ppo_lstm_continuous.py --shared-lstm\" --workers 2`, "
+        "the same machine, 10 evaluation episodes as the target): -230.7 and 3 of 10 at -200 or better against the "
+        "defaults' -234.6 and 5 of 10, ahead on 4 of the 10 seeds. It did not carry over; the defaults stay:"])
     parts += suite_section("tuning_pendulum_gamma_epyc", [
         "The discounts 0.95 and 0.98, which the table of optimal returns below says a policy needs to reach -200 on "
         "every seed, with GAE's lambda 0.9 or the default 0.95, on tuning seeds, 30 evaluation episodes each (`python "
