@@ -303,6 +303,12 @@ def rows_again(first: str, again: list[str], contender: str = "sb3-contrib") -> 
     return same, total, sorted(envs)
 
 
+def eval_episode_counts(rows) -> list[int]:
+    """The evaluation episode counts of benchmark/popgym_suite.py's rows of trained contenders (random actions' left
+    out), sorted, as the rows recorded them: a row that does not record its count had 10."""
+    return sorted({row.get("eval_episodes", 10) for row in rows if row["contender"] != "random"})
+
+
 def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool = False) -> str:
     """benchmark/popgym_suite.py's POPGym results: one row per env; per contender the deterministic evaluation (mean +-
     std over its seeds), the mean of the last 20 training episodes (the policy as sampled) and the seed count, and the
@@ -322,8 +328,7 @@ def popgym_table(name: str = "popgym.json", command: str = "", counts_only: bool
     # the MLP's flags and the peer's settings, as their rows recorded them
     mlp, peer = ({row.get("flags", "") for row in suite["runs"] if row["contender"] == c} for c in ("mlp", "sb3-contrib"))
     others = "the other contenders on their defaults"
-    # evaluation episodes of the trained runs, as their rows recorded them (rows that do not record them had 10)
-    episodes = sorted({row.get("eval_episodes", 10) for row in suite["runs"] if row["contender"] != "random"}) or [10]
+    episodes = eval_episode_counts(suite["runs"]) or [10]
     if mlp - {""} or peer - {""}:
         others = ", ".join(f"{name} with `{' / '.join(sorted(flags))}`" if flags - {""} else f"{name} on its defaults"
                            for name, flags in (("the MLP", mlp), ("sb3-contrib", peer)))  # fmt: skip
@@ -607,9 +612,8 @@ def autoencode_200k_section() -> tuple[str, object]:
     mlp_flags = next(row["flags"] for row in suite["runs"] if row["contender"] == "mlp")
     peer = [row for row in suite["runs"] if row["contender"] == "sb3-contrib"]
     peer_settings = peer[0]["flags"] if peer else ""
-    # the trained contenders' evaluation episodes, as their rows recorded them (10 where they do not): one count, or none
-    counts = {row.get("eval_episodes", 10) for row in suite["runs"] if row["contender"] != "random"}
-    eval_flag = f"--eval-episodes {max(counts)} " if len(counts) == 1 and 10 not in counts else ""
+    counts = eval_episode_counts(suite["runs"])  # the command says one count other than 10; two, it cannot say
+    eval_flag = f"--eval-episodes {counts[0]} " if len(counts) == 1 and 10 not in counts else ""
     command = (f"python benchmark/popgym_suite.py --steps 200000 --seeds 1 2 3 --envs popgym:popgym-AutoencodeEasy-v0 "
                f"--flags=\"{suite['flags']}\" --mlp-flags=\"{mlp_flags}\" --peer-settings \"{peer_settings}\" "
                f"{eval_flag}--out {name}")  # fmt: skip
@@ -703,7 +707,7 @@ def autoencode_later_text(
             suite = json.load(f)
         rows = {row["seed"]: row for row in suite["runs"]}
         evals = [rows[seed]["eval_mean_return"] for seed in sorted(rows)]
-        episodes = " or ".join(str(n) for n in sorted({row.get("eval_episodes", 10) for row in rows.values()}))
+        episodes = " or ".join(map(str, eval_episode_counts(rows.values())))
         above = "; above the peer's on {} of {} seeds".format(*seeds_above(rows, peer_later)) if peer_later else ""
         text += (f" With `{on_recipe(suite['flags'])}` ours evaluates at {statistics.mean(evals):.3f} on seeds 1-3 over "
                  f"{episodes} episodes each (" + " / ".join(f"{value:.3f}" for value in evals)

@@ -799,17 +799,14 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
     assert (f'--flags="{recipe} --gamma 0" --mlp-flags="--gamma 0" --peer-settings "gamma=0" --out '
             "popgym_autoencode_200k.json`") in intro
     # rows that record one count of evaluation episodes other than 10 put it in the command; random actions' do not count
-    with open(tmp_path / "popgym_autoencode_200k.json") as f:
-        suite = json.load(f)
+    suite = json.loads((tmp_path / "popgym_autoencode_200k.json").read_text())
     for row in suite["runs"]:
         row["eval_episodes"] = 30 if row["contender"] == "random" else 100
-    with open(tmp_path / "popgym_autoencode_200k.json", "w") as f:
-        json.dump(suite, f)
+    (tmp_path / "popgym_autoencode_200k.json").write_text(json.dumps(suite))
     assert '--peer-settings "gamma=0" --eval-episodes 100 --out popgym_autoencode_200k.json`' in (
         report.autoencode_200k_section()[0])
     suite["runs"][0]["eval_episodes"] = 30  # two counts: the command cannot say both, the table's text does
-    with open(tmp_path / "popgym_autoencode_200k.json", "w") as f:
-        json.dump(suite, f)
+    (tmp_path / "popgym_autoencode_200k.json").write_text(json.dumps(suite))
     assert '--peer-settings "gamma=0" --out popgym_autoencode_200k.json`' in report.autoencode_200k_section()[0]
     write("popgym_autoencode_200k.json", -0.4, settings)
     assert ("the evaluations, ours -0.398, the MLP -0.388, the peer -0.378, random actions -0.418; the last 20 training "
