@@ -977,13 +977,15 @@ def episode_ends_table(name: str = "episode_ends.json") -> str:
 
 
 # results files of another CPU model run again on the AMD EPYC of family 26 with that model's arithmetic
-# (benchmark/arithmetic.py): (original, run again, whether our script ran with the same defaults in both)
+# (benchmark/arithmetic.py), and the last the other way, the AVX2 profile's rows run natively on a fourth CPU model:
+# (original, run again, whether our script ran with the same defaults in both)
 ARITHMETIC = [("peer_reach_xeon16.json", "peer_reach_xeon16_arithmetic.json", True),
               ("peer_reach_epyc_avx2.json", "peer_reach_epyc_avx2_arithmetic_r64.json", False),
               ("peer_reach_pendulum_xeon16_final_gamma.json", "peer_reach_pendulum_xeon16_arithmetic.json", True),
               ("peer_reach_pendulum_epyc_avx2.json", "peer_reach_pendulum_epyc_avx2_arithmetic.json", True),
               ("peer_reach_mlp_xeon16.json", "peer_reach_mlp_xeon16_arithmetic.json", True),
-              ("peer_reach_mlp_epyc_avx2.json", "peer_reach_mlp_epyc_avx2_arithmetic.json", True)]  # fmt: skip
+              ("peer_reach_mlp_epyc_avx2.json", "peer_reach_mlp_epyc_avx2_arithmetic.json", True),
+              ("peer_reach_epyc_avx2_arithmetic_r64.json", "peer_reach_epyc_f25m17_check.json", True)]  # fmt: skip
 
 
 def arithmetic_table() -> str:
@@ -1179,8 +1181,12 @@ def main() -> None:
                   "EPYCs, and another on the Intel Xeon, as MKL alone predicts. A results file written this way "
                   "names both CPU models (the machine column above), so the tables never count its rows as the other "
                   "machine's, and its seconds are this machine's. So a row of either CPU model can be checked, and a "
-                  "candidate tried on all three, from one machine with AVX-512 (and a C compiler); what we have not "
-                  "shown is that the profiles hold on a CPU of a fourth kind. "
+                  "candidate tried on all three, from one machine with AVX-512 (and a C compiler). The last line runs the "
+                  "other way: on a CPU of a fourth kind, an AMD EPYC of family 25 model 17 that shows AVX2 and not "
+                  "AVX-512, seeds 1 and 2 of the CartPoleNoVel-v1 comparison run natively (`python benchmark/peer_reach.py "
+                  "--task lstm --seeds 1 2 --tag epyc_f25m17_check --workers 2`) came out as the AVX2 profile ran them, "
+                  "ours and the peer's, and the peer's also as on the AMD EPYC of family 25 model 1 itself: that CPU "
+                  "takes the AVX2 AMD EPYC's trajectories, and the profile held on a model it was not made on. "
                   "`tests/test_benchmark.py::test_each_arithmetic_gives_the_bits_of_its_cpu_model` checks each profile "
                   "on whatever machine runs the tests: an LSTM and a linear layer, forward and backward, must come out "
                   "bit for bit as they did here.", ""]
