@@ -9,6 +9,7 @@ LSTM hidden 64 with a separate critic LSTM, observation and reward normalisation
 one process at a time.
 """
 
+import importlib
 import json
 import os
 import platform
@@ -33,19 +34,19 @@ from stable_baselines3.common.env_util import make_vec_env
 from stable_baselines3.common.vec_env import VecNormalize
 torch.set_num_threads(1)
 env = VecNormalize(make_vec_env("{env_id}", n_envs=8, seed={seed}), gamma={gamma})
-model = RecurrentPPO("MlpLstmPolicy", env, batch_size=256, gamma={gamma}, learning_rate=1e-3, ent_coef=0.0, seed={seed},
+model = RecurrentPPO("MlpLstmPolicy", env, gamma={gamma}, learning_rate=1e-3, ent_coef=0.0, seed={seed},
     device="cpu", {settings}, policy_kwargs=dict(lstm_hidden_size=64, ortho_init=False, enable_critic_lstm=True,
     net_arch=dict(pi=[64], vf=[64]){policy_settings}))
 start = time.time()
 model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
-# the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults (with the batch of 256,
-# two minibatches of ppo_lstm.py's 8 x 64 steps); `zoo_settings`: the zoo's own rollouts, one batch of 8 x 32 steps
+# the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults (main adds the batch size,
+# as many minibatches as ours); `zoo_settings`: the zoo's own rollouts, one batch of 8 x 32 steps
 SB3_SETTINGS = {
     "cartpole": dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
                      settings="n_steps=64, n_epochs=20, gae_lambda=0.8",
-                     zoo_settings="n_steps=32, n_epochs=20, gae_lambda=0.8"),
+                     zoo_settings="batch_size=256, n_steps=32, n_epochs=20, gae_lambda=0.8"),
     "pendulum": dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
                      policy_settings=", log_std_init=-0.5", settings="n_steps=128, n_epochs=10, gae_lambda=0.95"),
 }  # fmt: skip
@@ -73,6 +74,9 @@ class Args:
     """`cartpole`: ppo_lstm.py on CartPoleNoVel-v1 (speed.json); `pendulum`: ppo_lstm_continuous.py on
     PendulumNoVel-v1 with its defaults matched (8 envs, 128 steps, 4 minibatches, 10 epochs; speed_pendulum.json);
     `atari`: ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py on Breakout (speed_atari.json)"""
+    minibatches: int = 0
+    """the minibatches of each update: 0 for our script's default; N for `--num-minibatches N` in ours and a batch of
+    1/N of the same rollout in the matched peer (the zoo's rollouts keep their one batch)"""
     tag: str = ""
     """added to the results file's name (`--tag xeon`: results/speed/speed_xeon.json), one file per machine"""
 
@@ -181,11 +185,15 @@ def main(args: Args) -> None:
         result["machine"]["threads"] = "each contender's own defaults, except where its flags say"
     else:
         script = SB3_SETTINGS[args.task]["module"]
-        ours = OURS.replace("ppo_lstm", script)
+        ours, defaults = OURS.replace("ppo_lstm", script), importlib.import_module(script).Args()
+        minibatches = args.minibatches or defaults.num_minibatches
+        batch = defaults.num_envs * defaults.num_steps // minibatches
+        flags = f", num_minibatches={minibatches}" if args.minibatches else ""
+        name = f"{script}.py --num-minibatches {minibatches}" if args.minibatches else f"{script}.py"
         contenders = {
-            baseline: SB3,
-            f"{script}.py": ours.replace("{flags}", ""),
-            f"{script}.py --shared-lstm": ours.replace("{flags}", ", shared_lstm=True"),
+            baseline: SB3.replace("{settings}", f"batch_size={batch}, {SB3_SETTINGS[args.task]['settings']}"),
+            name: ours.replace("{flags}", flags),
+            f"{name} --shared-lstm": ours.replace("{flags}", f"{flags}, shared_lstm=True"),
         }
         if "zoo_settings" in SB3_SETTINGS[args.task]:  # the peer as the zoo runs it too, where our rollouts differ
             contenders["sb3-contrib RecurrentPPO, the zoo's rollouts"] = SB3.replace(

@@ -1178,6 +1178,23 @@ def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_besi
     assert "n_steps=32," in zoo and f"batch_size={batch}," in zoo and batch == 8 * 32  # the zoo's: one batch
 
 
+def test_speed_at_another_minibatch_count_gives_ours_the_flag_and_the_peer_a_batch_of_as_many(tmp_path, monkeypatch):
+    """--minibatches N: ours (and its --shared-lstm) runs with --num-minibatches N and the matched peer with a batch of
+    1/N of the same rollout, so that the comparison stays matched at another minibatch count."""
+    codes = {}
+    monkeypatch.setattr(speed, "measure", lambda code, threads=1: codes.setdefault(code, 100.0 + len(codes)))
+    monkeypatch.setattr(speed, "out_path", lambda args: str(tmp_path / "speed.json"))
+    speed.main(speed.Args(task="pendulum", seeds=(1,), minibatches=2))
+    result = json.loads((tmp_path / "speed.json").read_text())
+    name = "ppo_lstm_continuous.py --num-minibatches 2"
+    assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm"]
+    peer, ours, shared = codes
+    defaults = load("ppo_lstm_continuous").Args()
+    assert (defaults.num_envs, defaults.num_steps, defaults.num_minibatches) == (8, 128, 4)
+    assert "batch_size=512, n_steps=128," in peer
+    assert "num_minibatches=2)" in ours and "num_minibatches=2, shared_lstm=True)" in shared
+
+
 def test_peer_reach_workers_run_every_contender_and_seed_as_one_run_alone_would(tmp_path, monkeypatch):
     """--workers 2: each (contender, seed) runs once, in a process of its own, and gives the row that the same run
     gives in this process; the results file lists them seed by seed, the peer first."""
