@@ -1053,6 +1053,7 @@ def standing_speed_table() -> str:
         (pendulum, "", "speed_pendulum_epyc_avx2.json"),
         (lstm, before, "speed_epyc_f26.json"),
         (pendulum, "", "speed_pendulum_epyc_f26.json"),
+        (pendulum, "", "speed_pendulum_epyc_f25m17.json"),
     ]  # (script and env, what sets the line apart, results file)
     for (script, env_id), note, name in lines_of:
         if not os.path.exists(os.path.join(RESULTS, "speed", name)):
@@ -2043,6 +2044,31 @@ def main() -> None:
         "--final-logstd -2\" --extra=\"--eval-episodes 30\"`): -1.5 at -220.8 and -2 at -266.0, against the defaults' "
         "-202.3 in tuning_pendulum_final_gamma_epyc_avx2, ahead on 5 and 1 of 10; over the first 10 episodes 5 and 2 of "
         "10 at -200 or better, against 5. Less noise late does not help; the log-std stays learned:"])  # fmt: skip
+    parts += suite_section("tuning_pendulum_batch_f25m17", [
+        "Fewer, larger minibatches, on a fourth CPU model, an AMD EPYC of family 25 model 17 that shows AVX2 and not "
+        "AVX-512. It computes as the AVX2 AMD EPYC of the suites above: seed 11 of the defaults run again there "
+        "(`python benchmark/run.py --suite check_pendulum_f25m17 --seeds 11 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --final-gamma 0.98\" --extra=\"--eval-episodes 30\" --workers 1`) gave its row of "
+        "tuning_pendulum_final_gamma_epyc_avx2, every training and evaluation return, so that suite's rows are the "
+        "defaults' here. Tuning seeds 11-20, 30 evaluation episodes each (`python benchmark/run.py --suite "
+        "tuning_pendulum_batch_f25m17 --seeds 11 12 13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --num-minibatches 2\" \"ppo_lstm_continuous.py --init-logstd -1\" "
+        "--extra=\"--eval-episodes 30\" --workers 2`, then the same with the scripts \"ppo_lstm_continuous.py "
+        "--num-minibatches 1\" and \"ppo_lstm_continuous.py --num-minibatches 2 --update-epochs 20\", and the first "
+        "script alone on seeds 21-30): against the defaults' -202.3, two minibatches (half the gradient steps) "
+        "evaluate at -196.6, one at -208.2, two for 20 epochs at -214.8, ahead on 5, 5 and 2 of 10 seeds; at -200 or "
+        "better over the first 10 episodes 6, 5 and 4 of 10 against 5. On seeds 11-30 two minibatches draw with the "
+        "defaults: -195.5 against -197.5, ahead on 10 of 20, 14 of 20 at -200 or better over the first 10 episodes "
+        "against 13. The initial log-std -1 instead of -0.5 trails (-233.9, ahead on 2 of 10, 2 at -200 or better). "
+        "Larger minibatches learn as well and run faster, but not faster than the peer matched to them (the speed "
+        "section), so the defaults stay:"])
+    parts += suite_section("tuning_pendulum_logstd_f25m17", [
+        "The initial log-std on the other side, more noise at the start (`python benchmark/run.py --suite "
+        "tuning_pendulum_logstd_f25m17 --seeds 11 12 13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --init-logstd 0\" \"ppo_lstm_continuous.py --init-logstd -0.25\" "
+        "--extra=\"--eval-episodes 30\" --workers 2`, the same machine): 0 at -208.3 and -0.25 at -245.8, against "
+        "-202.3, ahead on 6 and 2 of 10; at -200 or better over the first 10 episodes 4 and 3 of 10, against 5. With -1 "
+        "above, the default -0.5 is best of the four; it stays:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
@@ -2298,6 +2324,17 @@ def main() -> None:
         "peer as the zoo runs it. This machine ran slower than in the 32-step runs above (ours 2,820 steps per second "
         "against 3,856 there, the zoo's peer 817 against 962), so only the ratios within one invocation compare:",
         lambda: speed_tables("speed_epyc_f26_r64.json"))
+    parts += results_section(
+        "speed/speed_pendulum_epyc_f25m17.json",
+        "PendulumNoVel-v1 on a fourth CPU model, an AMD EPYC of family 25 model 17 that shows AVX2 and not AVX-512, "
+        "with nothing else running (`python benchmark/speed.py --task pendulum --tag epyc_f25m17`): 6.85x. Right after "
+        "it, the same comparison with fewer, larger minibatches, the peer's batch matched to them (`--minibatches 2 "
+        "--tag epyc_f25m17_mb2`, a batch of 512; `--minibatches 1 --tag epyc_f25m17_mb1`, 1,024), the tables below: "
+        "both speed up, the peer much more than ours (its steps per second 304, 561, 980 at 4, 2, 1 minibatches; "
+        "ours 2,084, 2,517, 3,259), so the ratio falls to 4.49x and 3.33x. Fewer minibatches learn about as well on "
+        "PendulumNoVel-v1 (tuning_pendulum_batch_f25m17, below), but the peer gains more from them than ours: they are "
+        "no road to the 8x target:",
+        lambda: "\n\n".join(speed_tables(f"speed_pendulum_epyc_f25m17{tag}.json") for tag in ("", "_mb2", "_mb1")))
     parts += results_section(
         "speed/speed_atari.json",
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "
