@@ -2069,6 +2069,14 @@ def main() -> None:
         "--extra=\"--eval-episodes 30\" --workers 2`, the same machine): 0 at -208.3 and -0.25 at -245.8, against "
         "-202.3, ahead on 6 and 2 of 10; at -200 or better over the first 10 episodes 4 and 3 of 10, against 5. With -1 "
         "above, the default -0.5 is best of the four; it stays:"])
+    parts += suite_section("tuning_pendulum_seqlen_f25m17", [
+        "Shorter training sequences with the defaults of now, 32 and 64 steps instead of each env's whole 128-step "
+        "rollout (`python benchmark/run.py --suite tuning_pendulum_seqlen_f25m17 --seeds 11 12 13 14 15 16 17 18 19 "
+        "20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --seq-len 32\" \"ppo_lstm_continuous.py "
+        "--seq-len 64\" --extra=\"--eval-episodes 30\" --workers 2`, the same machine): -203.6 and -226.7 against "
+        "-202.3, ahead on 4 and 3 of 10 seeds, 4 and 4 of 10 at -200 or better over the first 10 episodes against 5; "
+        "their steps per second (2,412 and 2,560, two runs at a time) no higher than the default minibatching's in "
+        "the suite above (2,653 for the `--init-logstd -1` rows). The sequences stay whole:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
