@@ -3,8 +3,10 @@ recurrent training path; every figure of one invocation comes from the same run 
 
     python benchmark/speed.py            # writes benchmark/results/speed/speed.json and prints a table
     python benchmark/speed.py --task atari --steps 4096    # ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py
+    python benchmark/speed.py --task pendulum --minibatches 2    # both contenders with 2 minibatches per epoch
 
-Matched settings (rl-baselines3-zoo's CartPoleNoVel-v1 recipe): 8 envs, 32 steps, one minibatch, 20 epochs,
+Matched settings: the peer collects and trains as our script's defaults do (CartPoleNoVel-v1: rl-baselines3-zoo's
+recipe with 8 envs x 64 steps in two minibatches, 20 epochs, and beside it the zoo's own 8 x 32 steps in one batch),
 LSTM hidden 64 with a separate critic LSTM, observation and reward normalisation; one torch thread each,
 one process at a time.
 """
