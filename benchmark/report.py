@@ -976,6 +976,10 @@ def episode_ends_table(name: str = "episode_ends.json") -> str:
     return "\n".join([f"Command: `{results['command']}`.", "", *lines])
 
 
+# the CPU model of the f25m17 results, which computes as the AVX2 AMD EPYC (family 25 model 1)
+FOURTH_CPU = "an AMD EPYC of family 25 model 17 that shows AVX2 and not AVX-512"
+
+
 # results files of another CPU model run again on the AMD EPYC of family 26 with that model's arithmetic
 # (benchmark/arithmetic.py), and the last the other way, the AVX2 profile's rows run natively on a fourth CPU model:
 # (original, run again, whether our script ran with the same defaults in both)
@@ -1183,8 +1187,8 @@ def main() -> None:
                   "names both CPU models (the machine column above), so the tables never count its rows as the other "
                   "machine's, and its seconds are this machine's. So a row of either CPU model can be checked, and a "
                   "candidate tried on all three, from one machine with AVX-512 (and a C compiler). The last line runs the "
-                  "other way: on a CPU of a fourth kind, an AMD EPYC of family 25 model 17 that shows AVX2 and not "
-                  "AVX-512, seeds 1 and 2 of the CartPoleNoVel-v1 comparison run natively (`python benchmark/peer_reach.py "
+                  f"other way: on a CPU of a fourth kind, {FOURTH_CPU}, seeds 1 and 2 of the CartPoleNoVel-v1 "
+                  "comparison run natively (`python benchmark/peer_reach.py "
                   "--task lstm --seeds 1 2 --tag epyc_f25m17_check --workers 2`) came out as the AVX2 profile ran them, "
                   "ours and the peer's, and the peer's also as on the AMD EPYC of family 25 model 1 itself: that CPU "
                   "takes the AVX2 AMD EPYC's trajectories, and the profile held on a model it was not made on. "
@@ -2045,8 +2049,8 @@ def main() -> None:
         "-202.3 in tuning_pendulum_final_gamma_epyc_avx2, ahead on 5 and 1 of 10; over the first 10 episodes 5 and 2 of "
         "10 at -200 or better, against 5. Less noise late does not help; the log-std stays learned:"])  # fmt: skip
     parts += suite_section("tuning_pendulum_batch_f25m17", [
-        "Fewer, larger minibatches, on a fourth CPU model, an AMD EPYC of family 25 model 17 that shows AVX2 and not "
-        "AVX-512. It computes as the AVX2 AMD EPYC of the suites above: seed 11 of the defaults run again there "
+        f"Fewer, larger minibatches, on a fourth CPU model, {FOURTH_CPU}. It computes as the AVX2 AMD EPYC of the "
+        "suites above: seed 11 of the defaults run again there "
         "(`python benchmark/run.py --suite check_pendulum_f25m17 --seeds 11 --env-ids PendulumNoVel-v1 --scripts "
         "\"ppo_lstm_continuous.py --final-gamma 0.98\" --extra=\"--eval-episodes 30\" --workers 1`) gave its row of "
         "tuning_pendulum_final_gamma_epyc_avx2, every training and evaluation return, so that suite's rows are the "
@@ -2334,13 +2338,13 @@ def main() -> None:
         lambda: speed_tables("speed_epyc_f26_r64.json"))
     parts += results_section(
         "speed/speed_pendulum_epyc_f25m17.json",
-        "PendulumNoVel-v1 on a fourth CPU model, an AMD EPYC of family 25 model 17 that shows AVX2 and not AVX-512, "
+        f"PendulumNoVel-v1 on a fourth CPU model, {FOURTH_CPU}, "
         "with nothing else running (`python benchmark/speed.py --task pendulum --tag epyc_f25m17`): 6.85x. Right after "
         "it, the same comparison with fewer, larger minibatches, the peer's batch matched to them (`--minibatches 2 "
         "--tag epyc_f25m17_mb2`, a batch of 512; `--minibatches 1 --tag epyc_f25m17_mb1`, 1,024), the tables below: "
         "both speed up, the peer much more than ours (its steps per second 304, 561, 980 at 4, 2, 1 minibatches; "
         "ours 2,084, 2,517, 3,259), so the ratio falls to 4.49x and 3.33x. Fewer minibatches learn about as well on "
-        "PendulumNoVel-v1 (tuning_pendulum_batch_f25m17, below), but the peer gains more from them than ours: they are "
+        "PendulumNoVel-v1 (tuning_pendulum_batch_f25m17, above), but the peer gains more from them than ours: they are "
         "no road to the 8x target:",
         lambda: "\n\n".join(speed_tables(f"speed_pendulum_epyc_f25m17{tag}.json") for tag in ("", "_mb2", "_mb1")))
     parts += results_section(
