@@ -2081,6 +2081,15 @@ def main() -> None:
         "-202.3, ahead on 4 and 3 of 10 seeds, 4 and 4 of 10 at -200 or better over the first 10 episodes against 5; "
         "their steps per second (2,412 and 2,560, two runs at a time) no higher than the default minibatching's in "
         "the suite above (2,653 for the `--init-logstd -1` rows). The sequences stay whole:"])
+    parts += suite_section("tuning_pendulum_noise_f25m17", [
+        "The exploration noise drawn anew each step (`--noise-corr 0`, independent noise) and the peer's "
+        "state-dependent exploration (`--sde-freq 4 --noise-corr 0`, gSDE's weights drawn every 4 steps, as the zoo "
+        "runs the peer), with the defaults of now (`python benchmark/run.py --suite tuning_pendulum_noise_f25m17 "
+        "--seeds 11 12 13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py "
+        "--noise-corr 0\" --extra=\"--eval-episodes 30\" --workers 2`, then the same with \"ppo_lstm_continuous.py "
+        "--sde-freq 4 --noise-corr 0\"; the same machine): -212.1 and -227.7 against -202.3, ahead on 2 and 3 of 10 "
+        "seeds, 4 and 5 of 10 at -200 or better over the first 10 episodes against 5 (gSDE's seed 16 at -380.9). "
+        "Neither helps; the correlated noise stays:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
