@@ -187,7 +187,8 @@ def main(args: Args) -> None:
         result["machine"]["threads"] = "each contender's own defaults, except where its flags say"
     else:
         script = SB3_SETTINGS[args.task]["module"]
-        ours, defaults = OURS.replace("ppo_lstm", script), importlib.import_module(script).Args()
+        ours = OURS.replace("ppo_lstm", script)
+        defaults = importlib.import_module(script).Args()  # the rollout the matched peer's batch divides
         minibatches = args.minibatches or defaults.num_minibatches
         batch = defaults.num_envs * defaults.num_steps // minibatches
         flags = f", num_minibatches={minibatches}" if args.minibatches else ""
