@@ -1040,6 +1040,20 @@ def standing_table() -> str:
     return "\n".join(lines)
 
 
+def seq_len_speed_text(name: str) -> str:
+    """Ours with a shorter training sequence beside ours on its defaults, in steps per second and as a ratio to the
+    peer, from one speed.py --seq-len invocation (results file `name`)."""
+    path = os.path.join(RESULTS, "speed", name)
+    if not os.path.exists(path):
+        return "(not measured yet)"
+    with open(path) as f:
+        speed = json.load(f)
+    ours, short = [k for k in speed["sps_mean"] if k.startswith("ppo_") and "--shared-lstm" not in k]
+    return (f"{speed['sps_mean'][short]:,.0f} steps per second with `{short.split('.py ')[1]}` against "
+            f"{speed['sps_mean'][ours]:,.0f} on its defaults, {speed['ratio_vs_sb3'][short]:.2f}x the peer against "
+            f"{speed['ratio_vs_sb3'][ours]:.2f}x")
+
+
 def standing_speed_table() -> str:
     """Steps per second at matched settings as a ratio to sb3-contrib's, our default (separate critic) LSTM, from the
     speed results of each CPU."""
@@ -2074,13 +2088,23 @@ def main() -> None:
         "-202.3, ahead on 6 and 2 of 10; at -200 or better over the first 10 episodes 4 and 3 of 10, against 5. With -1 "
         "above, the default -0.5 is best of the four; it stays:"])
     parts += suite_section("tuning_pendulum_seqlen_f25m17", [
-        "Shorter training sequences with the defaults of now, 32 and 64 steps instead of each env's whole 128-step "
+        "Shorter training sequences with the defaults of now, 16, 32 and 64 steps instead of each env's whole 128-step "
         "rollout (`python benchmark/run.py --suite tuning_pendulum_seqlen_f25m17 --seeds 11 12 13 14 15 16 17 18 19 "
         "20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --seq-len 32\" \"ppo_lstm_continuous.py "
-        "--seq-len 64\" --extra=\"--eval-episodes 30\" --workers 2`, the same machine): -203.6 and -226.7 against "
-        "-202.3, ahead on 4 and 3 of 10 seeds, 4 and 4 of 10 at -200 or better over the first 10 episodes against 5; "
-        "their steps per second (2,412 and 2,560, two runs at a time) no higher than the default minibatching's in "
-        "the suite above (2,653 for the `--init-logstd -1` rows). The sequences stay whole:"])
+        "--seq-len 64\" --extra=\"--eval-episodes 30\" --workers 2`, then the same with `--seeds 11 12 13 14 15 16 17 "
+        "18 19 20 21 22 23 24 25 26 27 28 29 30 --scripts \"ppo_lstm_continuous.py --seq-len 16\" "
+        "\"ppo_lstm_continuous.py --seq-len 32\"`, which ran the seeds missing; the same machine). On seeds 11-20, 32 "
+        "and 64 steps evaluate at -203.6 and -226.7 against the defaults' -202.3, ahead on 4 and 3 of 10 seeds, 4 and 4 "
+        "of 10 at -200 or better over the first 10 episodes against 5. On seeds 11-30, 32 steps at -202.4 against "
+        "-197.5, ahead on 8 of 20, 11 of 20 at -200 or better over the first 10 episodes against 13, and every run's "
+        "last 20 training episodes at -200 or better by 118,400 steps, as the defaults' (20 of 20); 16 steps fall "
+        "behind (-240.4, ahead on 6 of 20, 6 against 13, 11 of 20 runs reaching -200 in training). 32-step sequences "
+        "train faster: in one invocation of `benchmark/speed.py --seq-len 32` (the speed section) ours ran at "
+        f"{seq_len_speed_text('speed_pendulum_epyc_f25m17_seq32.json')}. The steps per second of the table below "
+        "come from two runs at a time beside 30-episode evaluations and compare only roughly. A small loss in learning "
+        "on 20 seeds, within their noise, for a gain in speed smaller than this machine's swings (the speed section's "
+        "table: ours on its defaults at 1,788 to 2,238 steps per second over four seeds of one invocation): the "
+        "sequences stay whole:"])
     parts += suite_section("tuning_pendulum_noise_f25m17", [
         "The exploration noise drawn anew each step (`--noise-corr 0`, independent noise) and the peer's "
         "state-dependent exploration (`--sde-freq 4 --noise-corr 0`, gSDE's weights drawn every 4 steps, as the zoo "
@@ -2363,6 +2387,15 @@ def main() -> None:
         "PendulumNoVel-v1 (tuning_pendulum_batch_f25m17, above), but the peer gains more from them than ours: they are "
         "no road to the 8x target:",
         lambda: "\n\n".join(speed_tables(f"speed_pendulum_epyc_f25m17{tag}.json") for tag in ("", "_mb2", "_mb1")))
+    parts += results_section(
+        "speed/speed_pendulum_epyc_f25m17_seq32.json",
+        "The same machine a session later, ours with 32-step training sequences beside ours on its defaults and the "
+        "matched peer, each seed's contenders one after another (`python benchmark/speed.py --task pendulum --seq-len "
+        "32 --seeds 1 2 3 4 --tag epyc_f25m17_seq32`; the tuning suite tuning_pendulum_seqlen_f25m17 above has their "
+        "learning). Its speed swung from seed to seed, the peer's included (ours on its defaults 1,788 to 2,238 steps "
+        "per second): 6.55x on the defaults, against 6.85x a session before with the same code; 32-step sequences "
+        "7.07x:",
+        lambda: speed_tables("speed_pendulum_epyc_f25m17_seq32.json"))
     parts += results_section(
         "speed/speed_atari.json",
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "

@@ -4,6 +4,7 @@ recurrent training path; every figure of one invocation comes from the same run 
     python benchmark/speed.py            # writes benchmark/results/speed/speed.json and prints a table
     python benchmark/speed.py --task atari --steps 4096    # ppo_gru_atari.py against CleanRL's ppo_atari_lstm.py
     python benchmark/speed.py --task pendulum --minibatches 2    # both contenders with 2 minibatches per epoch
+    python benchmark/speed.py --task pendulum --seq-len 32    # ours on 32-step sequences too, beside the others
 
 Matched settings: the peer collects and trains as our script's defaults do (CartPoleNoVel-v1: rl-baselines3-zoo's
 recipe with 8 envs x 64 steps in two minibatches, 20 epochs, and beside it the zoo's own 8 x 32 steps in one batch),
@@ -79,6 +80,9 @@ class Args:
     minibatches: int = 0
     """the minibatches of each update: 0 for our script's default; N for `--num-minibatches N` in ours and a batch of
     1/N of the same rollout in the matched peer (the zoo's rollouts keep their one batch)"""
+    seq_len: int = 0
+    """when N > 0, ours with `--seq-len N` (truncated backpropagation through N steps) as well, beside ours as it is;
+    the peer has no such setting (it trains over each env's whole rollout) and runs as without it"""
     tag: str = ""
     """added to the results file's name (`--tag xeon`: results/speed/speed_xeon.json), one file per machine"""
 
@@ -198,6 +202,8 @@ def main(args: Args) -> None:
             name: ours.replace("{flags}", flags),
             f"{name} --shared-lstm": ours.replace("{flags}", f"{flags}, shared_lstm=True"),
         }
+        if args.seq_len:  # beside ours as it is: the peer has nothing to match
+            contenders[f"{name} --seq-len {args.seq_len}"] = ours.replace("{flags}", f"{flags}, seq_len={args.seq_len}")
         if "zoo_settings" in SB3_SETTINGS[args.task]:  # the peer as the zoo runs it too, where our rollouts differ
             contenders["sb3-contrib RecurrentPPO, the zoo's rollouts"] = SB3.replace(
                 "{settings}", SB3_SETTINGS[args.task]["zoo_settings"])

@@ -1195,6 +1195,28 @@ def test_speed_at_another_minibatch_count_gives_ours_the_flag_and_the_peer_a_bat
     assert "num_minibatches=2)" in ours and "num_minibatches=2, shared_lstm=True)" in shared
 
 
+def test_speed_at_a_sequence_length_runs_ours_with_the_flag_beside_ours_as_it_is(tmp_path, monkeypatch):
+    """--seq-len N adds ours with N-step training sequences to the contenders, beside ours on its defaults; the peer,
+    which has no such setting, keeps the batch matched to our defaults' rollout; with --minibatches, ours takes both."""
+    codes = {}
+    monkeypatch.setattr(speed, "measure", lambda code, threads=1: codes.setdefault(code, 100.0 + len(codes)))
+    monkeypatch.setattr(speed, "out_path", lambda args: str(tmp_path / "speed.json"))
+    speed.main(speed.Args(task="pendulum", seeds=(1,), seq_len=32))
+    result = json.loads((tmp_path / "speed.json").read_text())
+    name = "ppo_lstm_continuous.py"
+    assert [run["contender"] for run in result["runs"]] == [
+        "sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm", f"{name} --seq-len 32"]  # fmt: skip
+    peer, ours, shared, short = codes
+    assert "batch_size=256, n_steps=128," in peer and "seq_len" not in peer
+    assert "cuda=False)" in ours and "cuda=False, shared_lstm=True)" in shared and "cuda=False, seq_len=32)" in short
+    assert result["ratio_vs_sb3"][f"{name} --seq-len 32"] == round(103.0 / 100.0, 2)
+    codes.clear()
+    speed.main(speed.Args(task="pendulum", seeds=(1,), seq_len=16, minibatches=2))
+    name = "ppo_lstm_continuous.py --num-minibatches 2"
+    assert json.loads((tmp_path / "speed.json").read_text())["runs"][3]["contender"] == f"{name} --seq-len 16"
+    assert "num_minibatches=2)" in list(codes)[1] and "num_minibatches=2, seq_len=16)" in list(codes)[3]
+
+
 def test_peer_reach_workers_run_every_contender_and_seed_as_one_run_alone_would(tmp_path, monkeypatch):
     """--workers 2: each (contender, seed) runs once, in a process of its own, and gives the row that the same run
     gives in this process; the results file lists them seed by seed, the peer first."""
