@@ -1157,6 +1157,20 @@ def test_speed_table_shows_each_seeds_steps_per_second_beside_the_mean_and_ratio
         "| sb3-contrib RecurrentPPO | 600 | 500 / 700 | 1.00x |", "| ppo_lstm.py | 2200 | 2100 / 2301 | 3.67x |"]  # fmt: skip
 
 
+def test_seq_len_speed_text_sets_the_flag_beside_the_defaults_of_the_same_invocation(tmp_path, monkeypatch):
+    """The README's sentence on shorter training sequences: ours with the flag beside ours on its defaults (never its
+    --shared-lstm, never the peer), steps per second and ratio of the one speed.py invocation; none measured, it says so."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    assert report.seq_len_speed_text("speed_x.json") == "(not measured yet)"
+    name = "ppo_lstm_continuous.py"
+    sps = {name: 2016.4, "sb3-contrib RecurrentPPO": 300.0, f"{name} --shared-lstm": 2546.0, f"{name} --seq-len 32": 2174.2}
+    ratio = {name: 6.55, "sb3-contrib RecurrentPPO": 1.0, f"{name} --shared-lstm": 8.28, f"{name} --seq-len 32": 7.07}
+    (tmp_path / "speed").mkdir()
+    (tmp_path / "speed" / "speed_x.json").write_text(json.dumps({"sps_mean": sps, "ratio_vs_sb3": ratio}))
+    assert report.seq_len_speed_text("speed_x.json") == (
+        "2,174 steps per second with `--seq-len 32` against 2,016 on its defaults, 7.07x the peer against 6.55x")
+
+
 def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_beside_them(tmp_path, monkeypatch):
     """The matched peer collects as many steps per env and update, in as many minibatches, as ppo_lstm.py's defaults
     (a default changed without speed.py would compare unlike settings); the zoo's own rollouts run in the same
