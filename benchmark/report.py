@@ -2121,6 +2121,13 @@ def main() -> None:
         "--vf-coef 1\" \"ppo_lstm_continuous.py --ent-coef 0.02\" --extra=\"--eval-episodes 30\" --workers 2`, the "
         "same machine): -207.5 and -207.9 against -202.3, ahead on 5 and 6 of 10 seeds, 4 and 5 of 10 at -200 or "
         "better over the first 10 episodes against 5. Both draw with the defaults, which stay:"])
+    parts += suite_section("tuning_pendulum_opt_f25m17", [
+        "Half the learning rate and twice the clip range, with the defaults of now (`python benchmark/run.py --suite "
+        "tuning_pendulum_opt_f25m17 --seeds 11 12 13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --learning-rate 1e-3\" \"ppo_lstm_continuous.py --clip-coef 0.2\" "
+        "--extra=\"--eval-episodes 30\" --workers 2`, the same machine, a session later): -212.4 and -253.2 against "
+        "-202.3, ahead on 2 and 2 of 10 seeds, 4 and 2 of 10 at -200 or better over the first 10 episodes against 5. "
+        "Both trail; the learning rate 2e-3 and the clip range 0.1 stay:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
