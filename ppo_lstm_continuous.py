@@ -93,6 +93,9 @@ class Args:
     """the target KL divergence threshold"""
     norm_obs: bool = True
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
+    # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
+    norm_obs_until: float = 1.0
+    """the observation statistics stop updating at this fraction of --total-timesteps (1: never, the default)"""
     norm_reward: bool = True
     """scale rewards by the running standard deviation of the discounted return"""
     reward_floor: float | None = None
@@ -488,6 +491,8 @@ def check_args(args: Args) -> None:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     if not args.learning_rate > 0:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
+    if not 0.0 <= args.norm_obs_until <= 1.0:
+        fail(f"--norm-obs-until is a fraction of --total-timesteps, from 0 to 1, got {args.norm_obs_until}")
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
     if args.sde_freq and args.final_logstd is not None:
@@ -636,11 +641,14 @@ def main(args: Args) -> dict:
     # the state at the first step of every sequence, so that training replays each from where the rollout was
     seq_states = [torch.zeros((args.num_steps // seq_len,) + s.shape, device=device) for s in state]
 
+    # the global step from which the observation statistics stay as they are (never with --norm-obs-until 1)
+    obs_stats_until = args.norm_obs_until * args.total_timesteps if args.norm_obs_until < 1.0 else float("inf")
+
     def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
         if not np.isfinite(obs_np).all():
             stop_non_finite("observation")
         if args.norm_obs:
-            if update:
+            if update and global_step < obs_stats_until:
                 obs_rms.update(obs_np)
             obs_np = obs_rms.normalize(obs_np)
         return torch.as_tensor(obs_np, dtype=torch.float32, device=device)

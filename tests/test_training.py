@@ -287,11 +287,12 @@ def test_resume_continues_optimizer_statistics_and_schedule(name):
     assert resumed["obs_rms"]["count"] == pytest.approx(saved["obs_rms"]["count"] + 4 + 128)  # the reset, 32 steps
 
 
-@pytest.mark.parametrize("until, steps_counted", [(0.5, 31), (1.0, 64)])
-def test_observation_statistics_stop_updating_at_the_given_fraction_of_training(until, steps_counted):
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+@pytest.mark.parametrize("until, steps_counted", [(0.5, 31), (0.25, 15), (1.0, 64)])
+def test_observation_statistics_stop_updating_at_the_given_fraction_of_training(name, until, steps_counted):
     """--norm-obs-until 0.5 of 256 steps (4 envs x 16, 4 updates): the statistics take the reset and each step before
-    global step 128, then stay frozen; 1 (the default) takes every step to the end."""
-    saved = run("ppo_lstm", save_model=True, total_timesteps=256, norm_obs_until=until)["checkpoint"]
+    global step 128, then stay frozen; 1 (ppo_lstm_continuous.py's default) takes every step to the end."""
+    saved = run(name, save_model=True, total_timesteps=256, norm_obs_until=until)["checkpoint"]
     obs_rms = torch.load(saved, weights_only=False)["obs_rms"]
     assert obs_rms["count"] == pytest.approx(1e-4 + 4 + 4 * steps_counted)
 
@@ -304,12 +305,13 @@ def test_observation_statistics_take_each_step_once_and_not_the_final_frames_of_
     assert torch.load(saved, weights_only=False)["obs_rms"]["count"] == pytest.approx(1e-4 + 4 + 4 * 32)
 
 
-def test_frozen_observation_statistics_stay_frozen_on_resume():
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_frozen_observation_statistics_stay_frozen_on_resume(name):
     """Frozen from global step 64 of a 128-step run, then resumed to 256 and told to freeze at 64 of 256: the
     statistics stay as the checkpoint has them."""
-    half = run("ppo_lstm", save_model=True, total_timesteps=128, norm_obs_until=0.5)["checkpoint"]
+    half = run(name, save_model=True, total_timesteps=128, norm_obs_until=0.5)["checkpoint"]
     before = torch.load(half, weights_only=False)["obs_rms"]
-    resumed = run("ppo_lstm", resume=half, save_model=True, total_timesteps=256, norm_obs_until=0.25)["checkpoint"]
+    resumed = run(name, resume=half, save_model=True, total_timesteps=256, norm_obs_until=0.25)["checkpoint"]
     after = torch.load(resumed, weights_only=False)["obs_rms"]
     assert before["count"] == pytest.approx(1e-4 + 4 + 4 * 15)  # the reset and the steps before global step 64
     np.testing.assert_array_equal(after["mean"], before["mean"])
