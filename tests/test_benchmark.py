@@ -1171,16 +1171,22 @@ def test_seq_len_speed_text_sets_the_flag_beside_the_defaults_of_the_same_invoca
         "2,174 steps per second with `--seq-len 32` against 2,016 on its defaults, 7.07x the peer against 6.55x")
 
 
-def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_beside_them(tmp_path, monkeypatch):
-    """The matched peer collects as many steps per env and update, in as many minibatches, as ppo_lstm.py's defaults
-    (a default changed without speed.py would compare unlike settings); the zoo's own rollouts run in the same
-    invocation."""
+def speed_run(tmp_path, monkeypatch, args: speed.Args) -> tuple[dict, list[str]]:
+    """speed.main with each contender's measurement stubbed (100, 101, ... steps per second in order): the results
+    file it writes and the code it ran for each contender, in order."""
     codes = {}
     monkeypatch.setattr(speed, "measure", lambda code, threads=1: codes.setdefault(code, 100.0 + len(codes)))
     monkeypatch.setattr(speed, "update_phase_ms", lambda *args: 1.0)
     monkeypatch.setattr(speed, "out_path", lambda args: str(tmp_path / "speed.json"))
-    speed.main(speed.Args(seeds=(1,)))
-    result = json.loads((tmp_path / "speed.json").read_text())
+    speed.main(args)
+    return json.loads((tmp_path / "speed.json").read_text()), list(codes)
+
+
+def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_beside_them(tmp_path, monkeypatch):
+    """The matched peer collects as many steps per env and update, in as many minibatches, as ppo_lstm.py's defaults
+    (a default changed without speed.py would compare unlike settings); the zoo's own rollouts run in the same
+    invocation."""
+    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(seeds=(1,)))
     assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", "ppo_lstm.py",
                                                             "ppo_lstm.py --shared-lstm",
                                                             "sb3-contrib RecurrentPPO, the zoo's rollouts"]  # fmt: skip
@@ -1195,11 +1201,7 @@ def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_besi
 def test_speed_at_another_minibatch_count_gives_ours_the_flag_and_the_peer_a_batch_of_as_many(tmp_path, monkeypatch):
     """--minibatches N: ours (and its --shared-lstm) runs with --num-minibatches N and the matched peer with a batch of
     1/N of the same rollout, so that the comparison stays matched at another minibatch count."""
-    codes = {}
-    monkeypatch.setattr(speed, "measure", lambda code, threads=1: codes.setdefault(code, 100.0 + len(codes)))
-    monkeypatch.setattr(speed, "out_path", lambda args: str(tmp_path / "speed.json"))
-    speed.main(speed.Args(task="pendulum", seeds=(1,), minibatches=2))
-    result = json.loads((tmp_path / "speed.json").read_text())
+    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), minibatches=2))
     name = "ppo_lstm_continuous.py --num-minibatches 2"
     assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm"]
     peer, ours, shared = codes
@@ -1212,11 +1214,7 @@ def test_speed_at_another_minibatch_count_gives_ours_the_flag_and_the_peer_a_bat
 def test_speed_at_a_sequence_length_runs_ours_with_the_flag_beside_ours_as_it_is(tmp_path, monkeypatch):
     """--seq-len N adds ours with N-step training sequences to the contenders, beside ours on its defaults; the peer,
     which has no such setting, keeps the batch matched to our defaults' rollout; with --minibatches, ours takes both."""
-    codes = {}
-    monkeypatch.setattr(speed, "measure", lambda code, threads=1: codes.setdefault(code, 100.0 + len(codes)))
-    monkeypatch.setattr(speed, "out_path", lambda args: str(tmp_path / "speed.json"))
-    speed.main(speed.Args(task="pendulum", seeds=(1,), seq_len=32))
-    result = json.loads((tmp_path / "speed.json").read_text())
+    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), seq_len=32))
     name = "ppo_lstm_continuous.py"
     assert [run["contender"] for run in result["runs"]] == [
         "sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm", f"{name} --seq-len 32"]  # fmt: skip
@@ -1224,11 +1222,10 @@ def test_speed_at_a_sequence_length_runs_ours_with_the_flag_beside_ours_as_it_is
     assert "batch_size=256, n_steps=128," in peer and "seq_len" not in peer
     assert "cuda=False)" in ours and "cuda=False, shared_lstm=True)" in shared and "cuda=False, seq_len=32)" in short
     assert result["ratio_vs_sb3"][f"{name} --seq-len 32"] == round(103.0 / 100.0, 2)
-    codes.clear()
-    speed.main(speed.Args(task="pendulum", seeds=(1,), seq_len=16, minibatches=2))
+    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), seq_len=16, minibatches=2))
     name = "ppo_lstm_continuous.py --num-minibatches 2"
-    assert json.loads((tmp_path / "speed.json").read_text())["runs"][3]["contender"] == f"{name} --seq-len 16"
-    assert "num_minibatches=2)" in list(codes)[1] and "num_minibatches=2, seq_len=16)" in list(codes)[3]
+    assert result["runs"][3]["contender"] == f"{name} --seq-len 16"
+    assert "num_minibatches=2)" in codes[1] and "num_minibatches=2, seq_len=16)" in codes[3]
 
 
 def test_peer_reach_workers_run_every_contender_and_seed_as_one_run_alone_would(tmp_path, monkeypatch):
