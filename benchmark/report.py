@@ -86,9 +86,17 @@ def blocks_lines(candidates: list[str], baseline: list[str], intro: tuple[str, .
     return [*intro, *([""] if intro else []), seed_blocks_table(candidates, baseline, **kwargs), ""]
 
 
+def load_speed(name: str) -> dict | None:
+    """One benchmark/speed.py results file under results/speed/, None if it has not been written."""
+    path = os.path.join(RESULTS, "speed", name)
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
 def speed_tables(name: str = "speed.json") -> str:
-    with open(os.path.join(RESULTS, "speed", name)) as f:
-        speed = json.load(f)
+    speed = load_speed(name)
     m = speed["machine"]
     threads = "one torch thread per run" if m["threads"] == 1 else f"torch threads: {m['threads']}"
     key, peer = ("ratio_vs_sb3", "sb3-contrib") if "ratio_vs_sb3" in speed else ("ratio_vs_cleanrl", "CleanRL")
@@ -1043,11 +1051,9 @@ def standing_table() -> str:
 def seq_len_speed_text(name: str) -> str:
     """Ours with a shorter training sequence beside ours on its defaults, in steps per second and as a ratio to the
     peer, from one speed.py --seq-len invocation (results file `name`)."""
-    path = os.path.join(RESULTS, "speed", name)
-    if not os.path.exists(path):
+    speed = load_speed(name)
+    if speed is None:
         return "(not measured yet)"
-    with open(path) as f:
-        speed = json.load(f)
     ours, short = [k for k in speed["sps_mean"] if k.startswith("ppo_") and "--shared-lstm" not in k]
     return (f"{speed['sps_mean'][short]:,.0f} steps per second with `{short.split('.py ')[1]}` against "
             f"{speed['sps_mean'][ours]:,.0f} on its defaults, {speed['ratio_vs_sb3'][short]:.2f}x the peer against "
@@ -1074,10 +1080,9 @@ def standing_speed_table() -> str:
         (pendulum, "", "speed_pendulum_epyc_f25m17.json"),
     ]  # (script and env, what sets the line apart, results file)
     for (script, env_id), note, name in lines_of:
-        if not os.path.exists(os.path.join(RESULTS, "speed", name)):
+        speed = load_speed(name)
+        if speed is None:
             continue
-        with open(os.path.join(RESULTS, "speed", name)) as f:
-            speed = json.load(f)
         lines.append(f"| {script}{note}, {env_id} | {cpu_text(speed['machine'])} | {speed['sps_mean'][script]:,.0f} / "
                      f"{speed['sps_mean'][peer]:,.0f} | {speed['ratio_vs_sb3'][script]:.2f}x | speed/{name} |")  # fmt: skip
     return "\n".join(lines)
@@ -1100,8 +1105,7 @@ def atari_gpu_speed_section() -> list[str]:
     """benchmark/atari_gpu_speed.py's runs (results/atari_gpu_scale/speed.json): what they show, and one row each."""
     with open(os.path.join(RESULTS, "atari_gpu_scale", "speed.json")) as f:
         runs = json.load(f)["runs"]
-    with open(os.path.join(RESULTS, "speed", "speed_atari.json")) as f:
-        cleanrl_cpu = json.load(f)["sps_mean"]["CleanRL ppo_atari_lstm.py"]
+    cleanrl_cpu = load_speed("speed_atari.json")["sps_mean"]["CleanRL ppo_atari_lstm.py"]
     by_flags = {run["flags"]: run for run in runs if run["contender"].startswith("ppo_gru_atari.py")}
     recipe = by_flags["--num-envs 32 --num-minibatches 8"]
     one_group = by_flags["--num-envs 32 --num-minibatches 8 --env-groups 1"]
