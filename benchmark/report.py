@@ -1069,6 +1069,7 @@ def standing_speed_table() -> str:
     pendulum = ("ppo_lstm_continuous.py", "PendulumNoVel-v1")
     lines_of = [
         (lstm, "", "speed_epyc_f26_r64.json"),
+        (lstm, "", "speed_epyc_f25m17.json"),
         (lstm, before, "speed.json"),
         (lstm, before, "speed_xeon.json"),
         (pendulum, "", "speed_pendulum.json"),
@@ -2433,6 +2434,14 @@ def main() -> None:
         "peer as the zoo runs it. This machine ran slower than in the 32-step runs above (ours 2,820 steps per second "
         "against 3,856 there, the zoo's peer 817 against 962), so only the ratios within one invocation compare:",
         lambda: speed_tables("speed_epyc_f26_r64.json"))
+    parts += results_section(
+        "speed/speed_epyc_f25m17.json",
+        f"CartPoleNoVel-v1 with ppo_lstm.py's defaults of now on {FOURTH_CPU}, with nothing else running, the matched "
+        "peer and the peer as the zoo runs it in the same invocation (`python benchmark/speed.py --seeds 1 2 3 4 --tag "
+        "epyc_f25m17`): 5.57x the matched peer and 3.57x the zoo's, against 5.48x and 3.45x on the AMD EPYC of "
+        "family 26 model 2 above, where both contenders ran more than twice as fast. The machine's speed moved "
+        "from seed to seed here too (ours 1,140 to 1,527 steps per second):",
+        lambda: speed_tables("speed_epyc_f25m17.json"))
     parts += results_section(
         "speed/speed_pendulum_epyc_f25m17.json",
         f"PendulumNoVel-v1 on a fourth CPU model, {FOURTH_CPU}, "
