@@ -227,7 +227,8 @@ def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
     ours, theirs = "ppo_lstm_continuous.py", "sb3-contrib"
     lines = [machine_line(m) + " "
              f"Command: `{peer['command'].strip()}`; {peer['stop_at']:,} steps per run.", "",
-             f"| seed | ppo_lstm_continuous.py ({peer.get('ours_label', 'defaults')}): eval | steps to -200 "
+             f"| seed | ppo_lstm_continuous.py ({peer.get('ours_flags') or peer.get('ours_label', 'defaults')}): eval "
+             "| steps to -200 "
              "| sb3-contrib RecurrentPPO (zoo, gSDE): eval "
              "| steps to -200 |", "|---|---|---|---|---|"]  # fmt: skip
 

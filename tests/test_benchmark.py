@@ -568,10 +568,16 @@ def test_pendulum_peer_table_sets_each_seeds_evaluation_beside_the_peer(tmp_path
             {"script": "sb3-contrib", "seed": 2, "steps_to_threshold": None, "eval_mean_return": -450.0}]  # fmt: skip
     with open(tmp_path / "peer_reach_pendulum.json", "w") as f:
         json.dump({"command": "python benchmark/peer_reach.py --task pendulum", "machine": machine, "stop_at": 100_000,
-                   "runs": runs}, f)  # fmt: skip
+                   "ours_flags": "", "runs": runs}, f)  # fmt: skip
     table = report.pendulum_peer_table().splitlines()
+    assert "| ppo_lstm_continuous.py (defaults): eval |" in table[2]  # peer_reach.py records no flags as ""
     assert table[4:] == ["| 1 | -250.0 | not reached | -150.0 | 40,000 |", "| 2 | - | - | -450.0 | not reached |",
                          "| mean of the 1 seeds both ran | -250.0 (0 >= -200) | | -150.0 (1 >= -200) | |"]  # fmt: skip
+    with open(tmp_path / "peer_reach_pendulum_flags.json", "w") as f:  # ours with flags: the column names them
+        json.dump({"command": "python benchmark/peer_reach.py --task pendulum --ours-flags='--norm-obs-until 0.3'",
+                   "machine": machine, "stop_at": 100_000, "ours_flags": "--norm-obs-until 0.3", "runs": runs}, f)
+    table = report.pendulum_peer_table("peer_reach_pendulum_flags.json").splitlines()
+    assert "| ppo_lstm_continuous.py (--norm-obs-until 0.3): eval |" in table[2]
 
 
 def test_popgym_table_puts_the_contenders_side_by_side_and_counts_leads(tmp_path, monkeypatch):
