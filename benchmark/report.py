@@ -115,6 +115,12 @@ def speed_tables(name: str = "speed.json") -> str:
     return "\n".join(lines)
 
 
+def ours_flags_label(peer: dict) -> str:
+    """What our script ran with in a benchmark/peer_reach.py results file: its flags, a label older files carry, or
+    its defaults."""
+    return peer.get("ours_flags") or peer.get("ours_label", "defaults")
+
+
 def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_key: str = "sb3-contrib",
                peer_label: str = "sb3-contrib RecurrentPPO") -> str:  # fmt: skip
     """Steps until the last-20 training mean first reaches the threshold, seed by seed: our script and the peer with
@@ -142,7 +148,7 @@ def peer_table(name: str = "peer_reach.json", ours: str = "ppo_lstm.py", peer_ke
         return steps + f" | {statistics.mean(evals):.1f} ({at}/{len(evals)} >= {threshold:.0f})"
 
     m = peer["machine"]
-    flags = peer.get("ours_flags") or peer.get("ours_label", "defaults")
+    flags = ours_flags_label(peer)
     header = f"| seed | {ours} ({flags}) | {peer_label} (zoo's settings) |", "|---|---|---|"
     if evaluated:
         header = f"| seed | {ours} ({flags}): steps | eval | {peer_label} (zoo's settings): steps | eval |", "|" + "---|" * 5
@@ -227,8 +233,7 @@ def pendulum_peer_table(name: str = "peer_reach_pendulum.json") -> str:
     ours, theirs = "ppo_lstm_continuous.py", "sb3-contrib"
     lines = [machine_line(m) + " "
              f"Command: `{peer['command'].strip()}`; {peer['stop_at']:,} steps per run.", "",
-             f"| seed | ppo_lstm_continuous.py ({peer.get('ours_flags') or peer.get('ours_label', 'defaults')}): eval "
-             "| steps to -200 "
+             f"| seed | ppo_lstm_continuous.py ({ours_flags_label(peer)}): eval | steps to -200 "
              "| sb3-contrib RecurrentPPO (zoo, gSDE): eval "
              "| steps to -200 |", "|---|---|---|---|---|"]  # fmt: skip
 
