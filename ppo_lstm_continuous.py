@@ -94,8 +94,8 @@ class Args:
     norm_obs: bool = True
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
     # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
-    norm_obs_until: float = 1.0
-    """the observation statistics stop updating at this fraction of --total-timesteps (1: never, the default)"""
+    norm_obs_until: float = 0.3
+    """the observation statistics stop updating at this fraction of --total-timesteps (1: never, the default before)"""
     norm_reward: bool = True
     """scale rewards by the running standard deviation of the discounted return"""
     reward_floor: float | None = None

@@ -20,9 +20,9 @@ TINY_ATARI = dict(num_envs=2, num_steps=16, total_timesteps=64, update_epochs=2,
 
 
 def stats_to_the_end(name: str) -> dict:
-    """Arguments that keep a script's observation statistics updating at every step of a run, as the MLP's and the
-    continuous script's always do (ppo_lstm.py freezes them at half of training by default)."""
-    return {"norm_obs_until": 1.0} if name == "ppo_lstm" else {}
+    """Arguments that keep a script's observation statistics updating at every step of a run, as the MLP's always do
+    (ppo_lstm.py freezes them at half of training by default, ppo_lstm_continuous.py at 0.3)."""
+    return {"norm_obs_until": 1.0} if name in LSTM_SCRIPTS else {}
 
 
 @pytest.fixture(autouse=True)

@@ -291,7 +291,7 @@ def test_resume_continues_optimizer_statistics_and_schedule(name):
 @pytest.mark.parametrize("until, steps_counted", [(0.5, 31), (0.25, 15), (1.0, 64)])
 def test_observation_statistics_stop_updating_at_the_given_fraction_of_training(name, until, steps_counted):
     """--norm-obs-until 0.5 of 256 steps (4 envs x 16, 4 updates): the statistics take the reset and each step before
-    global step 128, then stay frozen; 1 (ppo_lstm_continuous.py's default) takes every step to the end."""
+    global step 128, then stay frozen; 1 (ppo_lstm_continuous.py's default before) takes every step to the end."""
     saved = run(name, save_model=True, total_timesteps=256, norm_obs_until=until)["checkpoint"]
     obs_rms = torch.load(saved, weights_only=False)["obs_rms"]
     assert obs_rms["count"] == pytest.approx(1e-4 + 4 + 4 * steps_counted)
