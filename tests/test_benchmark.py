@@ -15,6 +15,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
+import tyro
 from conftest import ROOT, load, run_dirs
 from conftest import run as run_script
 
@@ -51,10 +52,11 @@ def test_commands_cover_every_combination_with_flags():
 @pytest.mark.parametrize(
     "suite",
     ["novel_classic.sh", "continuous.sh", "learning_tests.sh", "mlp_cartpole.sh", "atari.sh", "norm_obs_until.sh",
-     "ent_coef.sh", "learning_rate.sh"],
+     "ent_coef.sh", "learning_rate.sh", "learning_tests_second_cpu.sh", "mlp_minibatches.sh"],
 )
 def test_suite_scripts_parse(suite, tmp_path):
-    """Every run.py call in a suite script is accepted by the runner (a stub `python` makes each a dry run)."""
+    """Every run.py call in a suite script is accepted by the runner (a stub `python` makes each a dry run), and every
+    command it would launch by the script it names (its flags parsed as the script parses them)."""
     stub = tmp_path / "bin" / "python"
     stub.parent.mkdir()
     stub.write_text(
@@ -67,8 +69,13 @@ def test_suite_scripts_parse(suite, tmp_path):
     env = {**os.environ, "PATH": f"{stub.parent}:{os.environ['PATH']}", "BIPEDAL": "1"}
     result = subprocess.run(["bash", os.path.join(ROOT, "benchmark", suite)], env=env, capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
-    calls = sum(line.strip().startswith("python benchmark/run.py") for line in open(os.path.join(ROOT, "benchmark", suite)))
+    calls = sum(line.strip().startswith(("python benchmark/run.py", "run --"))  # a shell function run() wraps it
+                for line in open(os.path.join(ROOT, "benchmark", suite)))
     assert calls and result.stdout.count("runs to do") == calls
+    launched = [shlex.split(line)[1:] for line in result.stdout.splitlines() if line.startswith(sys.executable + " ")]
+    assert launched
+    for script, *flags in launched:
+        tyro.cli(load(script.removesuffix(".py")).Args, args=flags)  # exits on a flag the script does not take
 
 
 def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
