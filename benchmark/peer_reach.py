@@ -16,9 +16,11 @@ The zoo's `normalize: true` is VecNormalize with its defaults: observations AND 
 training, with the algorithm's gamma (the zoo passes it on). A run stops at --stop-at steps (by default the zoo's
 whole budget of 100k), and on CartPole-v1 once it has reached the threshold; the schedules always span 100k steps, so
 the steps before the stop are the ones a full run takes. A seed already in the results file (same --stop-at
-and settings, measured on the same CPU model) is not run again.
+and settings, measured on the same CPU model) is not run again; of ours only a row measured with every setting our
+script takes now (a default changed since is measured again).
 """
 
+import importlib
 import json
 import multiprocessing
 import os
@@ -29,7 +31,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import torch
 import tyro
@@ -199,6 +201,26 @@ def reusable(before: dict, args: Args) -> bool:
         args.stop_at, task["vec_normalize"], args.ours_flags, task["early_stop"], now["cpu"], now["cpu_id"])  # fmt: skip
 
 
+def ours_settings(args: Args) -> dict:
+    """Every setting our script runs with here, as its own Args parse its command line (its defaults of now, then
+    --ours-flags), but the seed; recorded in the results file."""
+    task = TASKS[args.task]
+    script = importlib.import_module(task["script"].removesuffix(".py"))
+    parsed = tyro.cli(script.Args, args=["--env-id", task["env_id"], "--total-timesteps", str(args.stop_at),
+                                         *args.ours_flags.split()])  # fmt: skip
+    return json.loads(json.dumps({key: value for key, value in asdict(parsed).items() if key != "seed"}))
+
+
+def reused_rows(before: dict, args: Args) -> dict:
+    """(script, seed) -> row: the rows of a results file that a run now keeps. None unless reusable(); of ours only
+    those measured with the settings our script takes now (rows of a file that did not record them are run again)."""
+    if not reusable(before, args):
+        return {}
+    ours_alike = before.get("ours_settings") == ours_settings(args)
+    return {(row["script"], row["seed"]): row for row in before["runs"]
+            if row["script"] == TASKS[args.task]["peer"] or ours_alike}  # fmt: skip
+
+
 def measure(script: str, seed: int, args: Args) -> dict:
     """One run of the peer or of our script, in a worker process."""
     torch.set_num_threads(1)
@@ -212,9 +234,7 @@ def main(args: Args) -> None:
     task = TASKS[args.task]
     if os.path.exists(out_path(args)):
         with open(out_path(args)) as f:
-            before = json.load(f)
-        if reusable(before, args):
-            done = {(row["script"], row["seed"]): row for row in before["runs"]}
+            done = reused_rows(json.load(f), args)
     jobs = [(script, seed) for seed in args.seeds for script in [task["peer"], task["script"]] if (script, seed) not in done]
     # fresh processes (spawn): a forked copy of a process that has run torch may hang
     with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
@@ -261,6 +281,7 @@ def write(rows: list[dict], args: Args) -> None:
         "settings": args.settings,
         "vec_normalize": task["vec_normalize"],
         "ours_flags": args.ours_flags,
+        "ours_settings": ours_settings(args),
         "threshold": plot.THRESHOLDS[task["env_id"]],
         "eval_mean_over_seeds": {name: round(statistics.mean(r["eval_mean_return"] for r in group), 1)
                                  for name, group in [(task["peer"], peer), (task["script"], ours)]

@@ -19,11 +19,13 @@ evaluation episodes with a positive return, and a MiniGrid run of ours also reco
 100 training episodes were first solved. The peer
 reads the same observations as ours (the vector our FlatObservation makes: a Dict's text left out, one-hots where
 the space is discrete), so that a Tuple env it cannot take as it is (Autoencode) is compared too. A (contender, env,
-seed) already in the results file with the same budget and flags is not run again.
+seed) already in the results file with the same budget and flags is not run again; a row of our scripts, only if it
+ran with every setting the script takes now (its defaults may have changed since).
 """
 
 import ast
 import functools
+import importlib
 import json
 import os
 import shlex
@@ -32,7 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import gymnasium as gym
 import torch
@@ -187,6 +189,31 @@ def out_path(suite: str, out: str = "") -> str:
     return os.path.join(HERE, "results", out or f"{suite}.json")
 
 
+def script_of(contender: str, env_id: str) -> str | None:
+    """Which of our scripts a contender runs on an env (none for the peer and random actions)."""
+    if contender == "ppo_lstm":
+        return "ppo_lstm_continuous.py" if action_kind(env_id) == "Box" else "ppo_lstm.py"
+    return {"mlp": "ppo_mlp_cartpole.py"}.get(contender)
+
+
+@functools.cache
+def script_settings(script: str, argv: tuple[str, ...]) -> str:
+    """Every setting one of our scripts runs with given these arguments, as its own Args parse them (its defaults of
+    now, then the arguments), as JSON."""
+    parsed = tyro.cli(importlib.import_module(script.removesuffix(".py")).Args, args=list(argv))
+    return json.dumps(asdict(parsed), sort_keys=True)
+
+
+def settings_of(contender: str, env_id: str, args: Args) -> dict | None:
+    """The settings a contender's row of ours records: all that run_ours's command line sets but the seed."""
+    script = script_of(contender, env_id)
+    if script is None:
+        return None
+    argv = ("--env-id", env_id, "--total-timesteps", str(args.steps), "--eval-episodes",
+            str(eval_episodes_of(contender, args)), *flags_of(contender, env_id, args).split())  # fmt: skip
+    return {key: value for key, value in json.loads(script_settings(script, argv)).items() if key != "seed"}
+
+
 def flags_of(contender: str, env_id: str, args: Args) -> str:
     """The flags a contender runs with on an env: --flags for ppo_lstm.py, --mlp-flags for the MLP, --peer-settings for
     the peer; ppo_lstm_continuous.py (tuned for Pendulum already) and random actions none."""
@@ -200,9 +227,10 @@ def eval_episodes_of(contender: str, args: Args) -> int:
 
 
 def measured_rows(args: Args) -> dict:
-    """The rows of the results file that a run now would repeat: same budget, and the flags and evaluation episodes
-    the contender runs with now (rows from others are left out, and run again; a row that does not record its
-    evaluation episodes had the default count)."""
+    """The rows of the results file that a run now would repeat: same budget, and the flags, evaluation episodes and
+    (ours) settings the contender runs with now (rows from others are left out, and run again; a row that does not
+    record its evaluation episodes had the default count; a row of ours that does not record its settings runs
+    again)."""
     if not os.path.exists(out_path(args.suite, args.out)):
         return {}
     with open(out_path(args.suite, args.out)) as f:
@@ -211,8 +239,8 @@ def measured_rows(args: Args) -> dict:
         return {}
     return {(r["contender"], r["env_id"], r["seed"]): r for r in before["runs"]
             if r.get("flags", "") == flags_of(r["contender"], r["env_id"], args)
-            and r.get("eval_episodes", eval_episodes_of(r["contender"], Args()))
-            == eval_episodes_of(r["contender"], args)}  # fmt: skip
+            and r.get("eval_episodes", eval_episodes_of(r["contender"], Args())) == eval_episodes_of(r["contender"], args)
+            and r.get("settings") == settings_of(r["contender"], r["env_id"], args)}  # fmt: skip
 
 
 def main(args: Args) -> None:
@@ -229,17 +257,16 @@ def main(args: Args) -> None:
                 elif contender == "random":
                     measured = run_random(env_id, seed)
                 else:
-                    script = {"ppo_lstm": "ppo_lstm_continuous.py" if kind == "Box" else "ppo_lstm.py",
-                              "mlp": "ppo_mlp_cartpole.py"}[contender]  # fmt: skip
-                    measured = run_ours(
-                        script, env_id, seed, args.steps, flags_of(contender, env_id, args), args.eval_episodes
-                    )
+                    measured = run_ours(script_of(contender, env_id), env_id, seed, args.steps,
+                                        flags_of(contender, env_id, args), args.eval_episodes)  # fmt: skip
                 # the machine of each row: a suite too long for one sitting may be finished on another
                 m = machine()
                 rows[(contender, env_id, seed)] = {"contender": contender, "env_id": env_id, "seed": seed,
                                                    "flags": flags_of(contender, env_id, args),
                                                    "eval_episodes": eval_episodes_of(contender, args), "cpu": m["cpu"],
                                                    "cpu_id": m["cpu_id"], **measured}  # fmt: skip
+                if script_of(contender, env_id):  # what our script ran with, its defaults of now included
+                    rows[(contender, env_id, seed)]["settings"] = settings_of(contender, env_id, args)
                 write(args, rows)  # what was measured is kept if the run stops here
                 print(contender, env_id, seed, measured["eval_mean_return"], measured["train_last20"], flush=True)
     write(args, rows)

@@ -1071,6 +1071,25 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
     with open(popgym_suite.out_path("popgym")) as f:
         episodes = {(r["contender"], r["env_id"]): r.get("eval_episodes") for r in json.load(f)["runs"]}
     assert episodes[("sb3-contrib", "Pendulum-v1")] == episodes[("ppo_lstm", "CartPole-v1")] == 30
+    # a row of ours that ran under another default of its script (its recorded settings differ), or that did not record
+    # its settings, runs again; the rest stay, and each row of ours records the settings it ran with
+    with open(popgym_suite.out_path("popgym")) as f:
+        result = json.load(f)
+    for row in result["runs"]:
+        if (row["contender"], row["env_id"]) == ("ppo_lstm", "Pendulum-v1"):
+            row["settings"]["norm_obs_until"] = 1.0
+        elif (row["contender"], row["env_id"]) == ("mlp", "CartPole-v1"):
+            del row["settings"]
+    with open(popgym_suite.out_path("popgym"), "w") as f:
+        json.dump(result, f)
+    ran.clear()
+    popgym_suite.main(popgym_suite.Args(**again, eval_episodes=30))
+    assert ran == [("ppo_mlp_cartpole.py", "CartPole-v1", 1), ("ppo_lstm_continuous.py", "Pendulum-v1", 1)]
+    with open(popgym_suite.out_path("popgym")) as f:
+        settings = {(r["contender"], r["env_id"]): r.get("settings") for r in json.load(f)["runs"]}
+    assert settings[("ppo_lstm", "Pendulum-v1")]["norm_obs_until"] == load("ppo_lstm_continuous").Args().norm_obs_until
+    assert settings[("ppo_lstm", "CartPole-v1")]["rnn_hidden_size"] == 8 and settings[("mlp", "CartPole-v1")]["gamma"] == 0
+    assert settings[("ppo_lstm", "CartPole-v1")]["eval_episodes"] == 30 and settings[("sb3-contrib", "Pendulum-v1")] is None
 
 
 def test_popgym_suite_and_peer_reach_record_a_command_a_shell_runs_as_it_ran(tmp_path, monkeypatch):
@@ -1258,6 +1277,23 @@ def test_peer_reach_workers_run_every_contender_and_seed_as_one_run_alone_would(
         assert (row["curve"], row["steps_run"]) == (same["curve"], same["steps_run"])
     assert runs[0]["curve"] != runs[2]["curve"] and runs[1]["curve"] != runs[3]["curve"]  # each seed reached its run
 
+    class NoRuns:  # run again with the file there, nothing is measured: every row is reused, ours included
+        def __init__(self, *args, **kwargs):
+            pass
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, *exc):
+            return False
+
+        def submit(self, *args):
+            raise AssertionError("a row was measured again")
+
+    monkeypatch.setattr(peer_reach, "ProcessPoolExecutor", NoRuns)
+    peer_reach.main(args)
+    assert json.loads((tmp_path / "peer_reach_mlp.json").read_text())["runs"] == runs
+
 
 def test_peer_rows_from_another_cpu_are_not_reused():
     """A results file's rows are kept and only the missing seeds run when the settings and the CPU model match; rows
@@ -1277,6 +1313,27 @@ def test_peer_rows_from_another_cpu_are_not_reused():
                                    args)  # fmt: skip
     assert not peer_reach.reusable({**before, "machine": {k: v for k, v in machine().items() if k != "cpu_id"}}, args)
     assert not peer_reach.reusable({**before, "ours_flags": "--ent-coef 0"}, args)
+
+
+def test_peer_reach_runs_our_rows_again_when_our_defaults_changed():
+    """Our script's settings (its defaults of now, then --ours-flags) are recorded with the results; a row of ours
+    measured under other settings, or in a file that did not record them, is run again, and the peer's rows are kept."""
+    import peer_reach
+    from speed import machine
+
+    args = peer_reach.Args(task="pendulum")
+    now = peer_reach.ours_settings(args)
+    assert now["norm_obs_until"] == load("ppo_lstm_continuous").Args().norm_obs_until and now["total_timesteps"] == 100_000
+    assert peer_reach.ours_settings(peer_reach.Args(task="pendulum", ours_flags="--norm-obs-until 0.7"))[
+        "norm_obs_until"] == 0.7  # fmt: skip
+    runs = [{"script": "sb3-contrib", "seed": 1}, {"script": "ppo_lstm_continuous.py", "seed": 1}]
+    before = {"stop_at": 100_000, "vec_normalize": peer_reach.TASKS["pendulum"]["vec_normalize"], "ours_flags": "",
+              "early_stop": False, "machine": machine(), "runs": runs}  # fmt: skip
+    assert list(peer_reach.reused_rows({**before, "ours_settings": now}, args)) == [("sb3-contrib", 1),
+                                                                                     ("ppo_lstm_continuous.py", 1)]
+    for settings in [{**now, "norm_obs_until": 1.0}, None]:  # a default of before; a file without the record
+        assert list(peer_reach.reused_rows({**before, "ours_settings": settings}, args)) == [("sb3-contrib", 1)]
+    assert peer_reach.reused_rows({**before, "ours_settings": now, "stop_at": 50_000}, args) == {}
 
 
 def test_pendulum_optimal_dynamics_are_pendulum_v1s():
