@@ -2264,6 +2264,17 @@ def main() -> None:
         "20 evaluation episodes below 200 (48.7), against 201.1 and 244.3 with the statistics updated to the end, 4 "
         "of 20 below 200 (-90.4 the lowest; that setting's rows in continuous, on an Intel Xeon: 202.8 and 235.0); "
         "the last 20 training episodes end at 203.6 and 209.9 against 206.1 and 212.5:"])
+    parts += suite_section("bipedal_norm_obs_until_f25m17", [
+        "BipedalWalker-v3 with the reward floor (the `BIPEDAL=1` row of benchmark/continuous.sh, 5M steps, its flags), "
+        "the default `--norm-obs-until 0.3` beside the statistics updated to the end, seed 1, the same machine "
+        "(`python benchmark/run.py --suite bipedal_norm_obs_until_f25m17 --seeds 1 --workers 1 --extra=\"--total-timesteps "
+        "5000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.99 --gae-lambda 0.95 --update-epochs 10 "
+        "--learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 32 --reward-floor -1 --noise-corr 0 "
+        "--save-model\" --scripts ppo_lstm_continuous.py --env-ids BipedalWalker-v3`, then the same with `--scripts "
+        "\"ppo_lstm_continuous.py --norm-obs-until 1\"`, side by side and beside the runs above: the SPS compare only "
+        "roughly). The deterministic evaluation at 5M: 336.6 against 336.2 (that setting's row in continuous, on an "
+        "Intel Xeon: 336.3); the last 20 training episodes first averaged 250 at 1.55M steps against 1.75M, and end at "
+        "280.9 against 301.7:"])
     parts += suite_section("ent_coef", [
         "ppo_lstm_continuous.py with the entropy coefficient 0.01 (its default now) and 0 (its default before), seeds "
         "1-10, in one run of `benchmark/ent_coef.sh` on an Intel Xeon, 2 cores, one torch thread per run: "
