@@ -20,7 +20,6 @@ and settings, measured on the same CPU model) is not run again; of ours only a r
 script takes now (a default changed since is measured again).
 """
 
-import importlib
 import json
 import multiprocessing
 import os
@@ -31,7 +30,7 @@ import sys
 import tempfile
 import time
 from concurrent.futures import ProcessPoolExecutor, as_completed
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import torch
 import tyro
@@ -205,10 +204,8 @@ def ours_settings(args: Args) -> dict:
     """Every setting our script runs with here, as its own Args parse its command line (its defaults of now, then
     --ours-flags), but the seed; recorded in the results file."""
     task = TASKS[args.task]
-    script = importlib.import_module(task["script"].removesuffix(".py"))
-    parsed = tyro.cli(script.Args, args=["--env-id", task["env_id"], "--total-timesteps", str(args.stop_at),
-                                         *args.ours_flags.split()])  # fmt: skip
-    return json.loads(json.dumps({key: value for key, value in asdict(parsed).items() if key != "seed"}))
+    return runner.script_settings(task["script"], ["--env-id", task["env_id"], "--total-timesteps", str(args.stop_at),
+                                                   *args.ours_flags.split()])  # fmt: skip
 
 
 def reused_rows(before: dict, args: Args) -> dict:

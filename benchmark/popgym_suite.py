@@ -25,7 +25,6 @@ ran with every setting the script takes now (its defaults may have changed since
 
 import ast
 import functools
-import importlib
 import json
 import os
 import shlex
@@ -34,7 +33,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 import gymnasium as gym
 import torch
@@ -196,22 +195,14 @@ def script_of(contender: str, env_id: str) -> str | None:
     return {"mlp": "ppo_mlp_cartpole.py"}.get(contender)
 
 
-@functools.cache
-def script_settings(script: str, argv: tuple[str, ...]) -> str:
-    """Every setting one of our scripts runs with given these arguments, as its own Args parse them (its defaults of
-    now, then the arguments), as JSON."""
-    parsed = tyro.cli(importlib.import_module(script.removesuffix(".py")).Args, args=list(argv))
-    return json.dumps(asdict(parsed), sort_keys=True)
-
-
 def settings_of(contender: str, env_id: str, args: Args) -> dict | None:
     """The settings a contender's row of ours records: all that run_ours's command line sets but the seed."""
     script = script_of(contender, env_id)
     if script is None:
         return None
-    argv = ("--env-id", env_id, "--total-timesteps", str(args.steps), "--eval-episodes",
-            str(eval_episodes_of(contender, args)), *flags_of(contender, env_id, args).split())  # fmt: skip
-    return {key: value for key, value in json.loads(script_settings(script, argv)).items() if key != "seed"}
+    return runner.script_settings(script, ["--env-id", env_id, "--total-timesteps", str(args.steps), "--eval-episodes",
+                                           str(eval_episodes_of(contender, args)),
+                                           *flags_of(contender, env_id, args).split()])  # fmt: skip
 
 
 def flags_of(contender: str, env_id: str, args: Args) -> str:

@@ -8,14 +8,16 @@ results/<suite>/curves.csv (long format: run, step, tag, value).
 """
 
 import csv
+import functools
 import glob
+import importlib
 import json
 import os
 import subprocess
 import sys
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 import tyro
 from speed import machine
@@ -42,6 +44,21 @@ class Args:
     """print the commands without running them"""
     results_dir: str = os.path.join(ROOT, "benchmark", "results")
     """where the suite's folder goes"""
+
+
+@functools.cache
+def _settings_json(script: str, argv: tuple[str, ...]) -> str:
+    if ROOT not in sys.path:
+        sys.path.insert(0, ROOT)
+    parsed = tyro.cli(importlib.import_module(script.removesuffix(".py")).Args, args=list(argv))
+    return json.dumps({key: value for key, value in asdict(parsed).items() if key != "seed"}, sort_keys=True)
+
+
+def script_settings(script: str, argv: list[str]) -> dict:
+    """Every setting one of our scripts runs with given these arguments, as its own Args parse them (its defaults of
+    now, then the arguments), but the seed: what a results row records, so that a row measured under other defaults
+    is not taken for one of the defaults of now."""
+    return json.loads(_settings_json(script, tuple(argv)))
 
 
 def variant_name(script: str) -> str:
