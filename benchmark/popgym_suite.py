@@ -256,8 +256,9 @@ def main(args: Args) -> None:
                                                    "flags": flags_of(contender, env_id, args),
                                                    "eval_episodes": eval_episodes_of(contender, args), "cpu": m["cpu"],
                                                    "cpu_id": m["cpu_id"], **measured}  # fmt: skip
-                if script_of(contender, env_id):  # what our script ran with, its defaults of now included
-                    rows[(contender, env_id, seed)]["settings"] = settings_of(contender, env_id, args)
+                settings = settings_of(contender, env_id, args)  # what our script ran with, its defaults of now included
+                if settings is not None:
+                    rows[(contender, env_id, seed)]["settings"] = settings
                 write(args, rows)  # what was measured is kept if the run stops here
                 print(contender, env_id, seed, measured["eval_mean_return"], measured["train_last20"], flush=True)
     write(args, rows)
