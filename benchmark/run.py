@@ -2,9 +2,12 @@
 
     python benchmark/run.py --suite novel_classic --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1 --seeds 1 2 3
 
-Each run writes into benchmark/results/<suite>/runs/; a run whose summary.json exists is skipped, so an
-interrupted benchmark resumes. The collected files are results/<suite>/runs.csv (one row per run) and
-results/<suite>/curves.csv (long format: run, step, tag, value).
+Each run writes into benchmark/results/<suite>/runs/, with the settings it ran with (its script's Args as parsed from
+its command line: the defaults of the time, then the flags) in a settings.json beside its summary.json. A finished
+run with the settings its command gives now is skipped, so an interrupted benchmark resumes; one with other settings
+(a default changed since) or none recorded is moved to <suite>/stale_runs/ and runs again. The collected files are
+results/<suite>/runs.csv (one row per run, its settings among the columns) and results/<suite>/curves.csv (long
+format: run, step, tag, value).
 """
 
 import csv
@@ -13,6 +16,7 @@ import glob
 import importlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import time
@@ -92,17 +96,31 @@ def commands(args: Args) -> list[tuple[str, list[str]]]:
 
 
 def finished(suite_dir: str, label: str) -> str | None:
+    """The folder of the label's finished run (its summary.json written), if there is one."""
     variant, env_id, seed = label.rsplit("__", 2)  # the script writes runs/{env_id}__{exp_name}__{seed}__{unix_time}
     found = glob.glob(os.path.join(suite_dir, "runs", "runs", f"{env_id}__{variant}__{seed}__*", "summary.json"))
-    return found[0] if found else None
+    return os.path.dirname(found[0]) if found else None
 
 
-def launch(suite_dir: str, label: str, argv: list[str]) -> int:
+def recorded_settings(run_dir: str) -> dict | None:
+    path = os.path.join(run_dir, "settings.json")
+    if not os.path.exists(path):
+        return None
+    with open(path) as f:
+        return json.load(f)
+
+
+def launch(suite_dir: str, label: str, argv: list[str], settings: dict) -> int:
     env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
     argv = [argv[0], os.path.join(ROOT, argv[1]), *argv[2:]]
     os.makedirs(os.path.join(suite_dir, "logs"), exist_ok=True)
     with open(os.path.join(suite_dir, "logs", f"{label}.log"), "w") as log:
-        return subprocess.call(argv, cwd=os.path.join(suite_dir, "runs"), stdout=log, stderr=subprocess.STDOUT, env=env)
+        code = subprocess.call(argv, cwd=os.path.join(suite_dir, "runs"), stdout=log, stderr=subprocess.STDOUT, env=env)
+    run_dir = finished(suite_dir, label)
+    if code == 0 and run_dir:
+        with open(os.path.join(run_dir, "settings.json"), "w") as f:
+            json.dump(settings, f, indent=2, sort_keys=True)
+    return code
 
 
 def read_scalars(run_dir: str) -> list[tuple[int, str, float]]:
@@ -137,7 +155,9 @@ def collect(suite_dir: str) -> None:
         seen.add(label)
         with open(path) as f:
             summary = json.load(f)
-        rows.append({"run": label, "variant": variant, **summary, "cpu": cpu})
+        settings = recorded_settings(os.path.dirname(path))
+        rows.append({"run": label, "variant": variant, **summary, "cpu": cpu,
+                     "settings": "" if settings is None else json.dumps(settings, sort_keys=True)})  # fmt: skip
         curves += [(label, step, tag, value) for step, tag, value in read_scalars(os.path.dirname(path))]
     kept = [row for row in read_csv(os.path.join(suite_dir, "runs.csv")) if row["run"] not in seen]
     rows = sorted(kept + rows, key=lambda row: row["run"])
@@ -158,14 +178,25 @@ def collect(suite_dir: str) -> None:
 def main(args: Args) -> None:
     suite_dir = os.path.join(args.results_dir, args.suite)
     os.makedirs(os.path.join(suite_dir, "runs"), exist_ok=True)
-    todo = [(label, argv) for label, argv in commands(args) if not finished(suite_dir, label)]
+    todo, stale = [], []
+    for label, argv in commands(args):
+        settings, run_dir = script_settings(argv[1], argv[2:]), finished(suite_dir, label)
+        if run_dir is None or recorded_settings(run_dir) != settings:
+            todo.append((label, argv, settings))
+            stale += [run_dir] if run_dir else []
     print(f"{len(todo)} runs to do, {len(commands(args)) - len(todo)} already finished")
+    if stale:
+        print(f"{len(stale)} of the runs to do finished before with other settings or none recorded: their folders move "
+              f"to {os.path.join(suite_dir, 'stale_runs')} as the runs start")  # fmt: skip
     if args.dry_run:
-        print("\n".join(" ".join(argv) for _, argv in todo))
+        print("\n".join(" ".join(argv) for _, argv, _ in todo))
         return
+    for run_dir in stale:  # kept aside, out of the collected files
+        os.makedirs(os.path.join(suite_dir, "stale_runs"), exist_ok=True)
+        shutil.move(run_dir, os.path.join(suite_dir, "stale_runs", os.path.basename(run_dir)))
     start = time.time()
     with ThreadPoolExecutor(args.workers) as pool:
-        for (label, _), code in zip(todo, pool.map(lambda job: launch(suite_dir, *job), todo), strict=True):
+        for (label, _, _), code in zip(todo, pool.map(lambda job: launch(suite_dir, *job), todo), strict=True):
             print(f"{label}: {'ok' if code == 0 else f'exit {code}'} ({time.time() - start:.0f}s)", flush=True)
     collect(suite_dir)
     print(f"results: {os.path.join(suite_dir, 'runs.csv')}")

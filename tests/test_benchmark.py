@@ -3,6 +3,7 @@ and pooled tables; eval_noise at scale 0; episode_ends' replay of an evaluation;
 states and dynamic programme."""
 
 import csv
+import glob
 import json
 import os
 import shlex
@@ -90,9 +91,28 @@ def test_runs_collects_and_skips_finished_runs(tmp_path, capsys):
     with open(tmp_path / "tiny" / "curves.csv") as f:
         tags = {row["tag"] for row in csv.DictReader(f)}
     assert {"charts/episodic_return", "charts/SPS"} <= tags
+    # the row and its run folder record every setting the run had (the script's defaults of now, then the flags)
+    settings = bench.script_settings("ppo_mlp_cartpole.py", bench.commands(args)[0][1][2:])
+    assert settings["total_timesteps"] == 128 and settings["env_id"] == "CartPole-v1" and "seed" not in settings
+    assert json.loads(rows[0]["settings"]) == settings
+    (run_dir,) = glob.glob(str(tmp_path / "tiny" / "runs" / "runs" / "*"))
     capsys.readouterr()
     bench.main(args)  # everything is finished: nothing runs again
     assert "0 runs to do, 1 already finished" in capsys.readouterr().out
+    # a run of other settings (a default changed since) or of none recorded (an older run) is set aside and runs again
+    for tamper in ({**settings, "learning_rate": 1.0}, None):
+        if tamper is None:
+            os.remove(os.path.join(run_dir, "settings.json"))
+        else:
+            with open(os.path.join(run_dir, "settings.json"), "w") as f:
+                json.dump(tamper, f)
+        bench.main(args)
+        assert "1 runs to do, 0 already finished" in capsys.readouterr().out
+        assert os.path.isdir(tmp_path / "tiny" / "stale_runs" / os.path.basename(run_dir))
+        (run_dir,) = glob.glob(str(tmp_path / "tiny" / "runs" / "runs" / "*"))  # the new run's folder, the only one
+        with open(tmp_path / "tiny" / "runs.csv") as f:
+            (row,) = csv.DictReader(f)
+        assert json.loads(row["settings"]) == settings and row["global_step"] == "128"
     # a second call for another row group of the same suite keeps the first call's rows
     bench.main(bench.Args(suite="tiny", scripts=["ppo_mlp_cartpole.py --frame-stack 2"], env_ids=["CartPole-v1"],
                           seeds=[3], extra=TINY, results_dir=str(tmp_path)))  # fmt: skip
