@@ -16,6 +16,7 @@ import glob
 import importlib
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -103,11 +104,9 @@ def finished(suite_dir: str, label: str) -> str | None:
 
 
 def recorded_settings(run_dir: str) -> dict | None:
-    path = os.path.join(run_dir, "settings.json")
-    if not os.path.exists(path):
-        return None
-    with open(path) as f:
-        return json.load(f)
+    """The settings a finished run recorded beside its summary.json; None for a run from before they were recorded."""
+    path = pathlib.Path(run_dir, "settings.json")
+    return json.loads(path.read_text()) if path.exists() else None
 
 
 def launch(suite_dir: str, label: str, argv: list[str], settings: dict) -> int:
