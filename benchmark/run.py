@@ -115,8 +115,7 @@ def launch(suite_dir: str, label: str, argv: list[str], settings: dict) -> int:
     os.makedirs(os.path.join(suite_dir, "logs"), exist_ok=True)
     with open(os.path.join(suite_dir, "logs", f"{label}.log"), "w") as log:
         code = subprocess.call(argv, cwd=os.path.join(suite_dir, "runs"), stdout=log, stderr=subprocess.STDOUT, env=env)
-    run_dir = finished(suite_dir, label)
-    if code == 0 and run_dir:
+    if code == 0 and (run_dir := finished(suite_dir, label)):
         with open(os.path.join(run_dir, "settings.json"), "w") as f:
             json.dump(settings, f, indent=2, sort_keys=True)
     return code
@@ -154,10 +153,11 @@ def collect(suite_dir: str) -> None:
         seen.add(label)
         with open(path) as f:
             summary = json.load(f)
-        settings = recorded_settings(os.path.dirname(path))
+        run_dir = os.path.dirname(path)
+        settings = recorded_settings(run_dir)
         rows.append({"run": label, "variant": variant, **summary, "cpu": cpu,
                      "settings": "" if settings is None else json.dumps(settings, sort_keys=True)})  # fmt: skip
-        curves += [(label, step, tag, value) for step, tag, value in read_scalars(os.path.dirname(path))]
+        curves += [(label, step, tag, value) for step, tag, value in read_scalars(run_dir)]
     kept = [row for row in read_csv(os.path.join(suite_dir, "runs.csv")) if row["run"] not in seen]
     rows = sorted(kept + rows, key=lambda row: row["run"])
     curves = sorted([(r["run"], int(r["step"]), r["tag"], float(r["value"]))
@@ -177,21 +177,22 @@ def collect(suite_dir: str) -> None:
 def main(args: Args) -> None:
     suite_dir = os.path.join(args.results_dir, args.suite)
     os.makedirs(os.path.join(suite_dir, "runs"), exist_ok=True)
-    todo, stale = [], []
-    for label, argv in commands(args):
+    todo, stale, every_run = [], [], commands(args)
+    for label, argv in every_run:
         settings, run_dir = script_settings(argv[1], argv[2:]), finished(suite_dir, label)
         if run_dir is None or recorded_settings(run_dir) != settings:
             todo.append((label, argv, settings))
             stale += [run_dir] if run_dir else []
-    print(f"{len(todo)} runs to do, {len(commands(args)) - len(todo)} already finished")
+    print(f"{len(todo)} runs to do, {len(every_run) - len(todo)} already finished")
     if stale:
         print(f"{len(stale)} of the runs to do finished before with other settings or none recorded: their folders move "
               f"to {os.path.join(suite_dir, 'stale_runs')} as the runs start")  # fmt: skip
     if args.dry_run:
         print("\n".join(" ".join(argv) for _, argv, _ in todo))
         return
-    for run_dir in stale:  # kept aside, out of the collected files
+    if stale:
         os.makedirs(os.path.join(suite_dir, "stale_runs"), exist_ok=True)
+    for run_dir in stale:  # kept aside, out of the collected files
         shutil.move(run_dir, os.path.join(suite_dir, "stale_runs", os.path.basename(run_dir)))
     start = time.time()
     with ThreadPoolExecutor(args.workers) as pool:
