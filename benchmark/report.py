@@ -2222,6 +2222,29 @@ def main() -> None:
         "-191.9, ahead on 7 of 20, 14 of 20 at -200 or better over the first 10 episodes against 16 (seed 23 at "
         "-349.9), and its noisier training returns left one run of 20 short of -200 in training. None adds to 0.3 "
         "alone:"])
+    parts += suite_section("tuning_pendulum_num_steps_f25m17", [
+        "Rollouts as long as a PendulumNoVel-v1 episode (`--num-steps 200`; the 8 envs start and end their 200-step "
+        "episodes together, so each env's rollout is one whole episode: no episode cut between two updates, no "
+        "padding in the update's LSTM pass), on top of the defaults of now, tuning seeds 11-30, 30 evaluation "
+        "episodes each (`python benchmark/run.py --suite tuning_pendulum_num_steps_f25m17 --seeds 11 12 13 14 15 16 17 "
+        "18 19 20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --num-steps 200\" "
+        "--extra=\"--eval-episodes 30\" --workers 2`, then the same with `--seeds 21 22 23 24 25 26 27 28 29 30`; the "
+        "same machine; the first block ran into a scratch folder and was copied here, the second beside a test run). "
+        "Against the defaults' rows on the same seeds (the `--norm-obs-until 0.3` rows of "
+        "tuning_pendulum_norm_obs_until_f25m17): -183.9 against -193.8 on seeds 11-20 (ahead on 9 of 10; 8 of 10 at "
+        "-200 or better over the first 10 episodes against 7) and -174.0 against -190.0 on seeds 21-30 (ahead on 7; 10 "
+        "against 9); over the 20, -179.0 against -191.9, ahead on 16 (a sign test's p = 0.01), 18 against 16 at -200 "
+        "or better. Every run's last 20 training episodes reached -200 (the latest at 145,600 steps). A run takes 93 "
+        "updates of 1,600 steps, 148,800 steps in all, against 146 of 1,024. Its rows are the first to record their "
+        "settings (runs.csv's settings column):"])
+    parts += suite_section("pendulum_num_steps_f25m17", [
+        "Then on seeds 1-10 at 150k steps, the target's measurement (`python benchmark/run.py --suite "
+        "pendulum_num_steps_f25m17 --seeds 1 2 3 4 5 6 7 8 9 10 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --num-steps 200\" --workers 2`, the same machine): -189.5 against the defaults' "
+        "-194.1 (pendulum_norm_obs_until_f25m17), ahead on 6 of the 10 seeds, but 7 of 10 at -200 or better as the "
+        "defaults: seeds 2, 4 and 10 stay below (-222.8, -243.9, -226.1 against -246.3, -229.2, -242.9). Every run's "
+        "last 20 training episodes reached -200, the latest at 121,600 steps. The lead of the tuning seeds holds on the "
+        "mean; the 8 of 10 is still not reached:"])
     parts += results_section(
         "peer_reach_pendulum_epyc_f25m17_nou03.json",
         "`--norm-obs-until 0.3` beside the peer at 100k steps, seeds 1-10, the same machine, a session later (`python "
