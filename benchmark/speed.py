@@ -44,14 +44,15 @@ start = time.time()
 model.learn({steps})
 print("SPS", {steps} / (time.time() - start))
 """
-# the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults (main adds the batch size,
-# as many minibatches as ours); `zoo_settings`: the zoo's own rollouts, one batch of 8 x 32 steps
+# the settings of each task, matched to ppo_lstm.py's and ppo_lstm_continuous.py's defaults (main adds the rollout's
+# steps per env and the batch size, as many minibatches as ours); `zoo_settings`: the zoo's own rollouts, one batch of
+# 8 x 32 steps
 SB3_SETTINGS = {
     "cartpole": dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
-                     settings="n_steps=64, n_epochs=20, gae_lambda=0.8",
+                     settings="n_epochs=20, gae_lambda=0.8",
                      zoo_settings="batch_size=256, n_steps=32, n_epochs=20, gae_lambda=0.8"),
     "pendulum": dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
-                     policy_settings=", log_std_init=-0.5", settings="n_steps=128, n_epochs=10, gae_lambda=0.95"),
+                     policy_settings=", log_std_init=-0.5", settings="n_epochs=10, gae_lambda=0.95"),
 }  # fmt: skip
 
 OURS = """
@@ -80,6 +81,9 @@ class Args:
     minibatches: int = 0
     """the minibatches of each update: 0 for our script's default; N for `--num-minibatches N` in ours and a batch of
     1/N of the same rollout in the matched peer (the zoo's rollouts keep their one batch)"""
+    num_steps: int = 0
+    """the steps per env of each rollout: 0 for our script's default; N for `--num-steps N` in ours and `n_steps=N` in
+    the matched peer (its batch split into as many minibatches as ours)"""
     seq_len: int = 0
     """when N > 0, ours with `--seq-len N` (truncated backpropagation through N steps) as well, beside ours as it is;
     the peer has no such setting (it trains over each env's whole rollout) and runs as without it"""
@@ -193,12 +197,16 @@ def main(args: Args) -> None:
         script = SB3_SETTINGS[args.task]["module"]
         ours = OURS.replace("ppo_lstm", script)
         defaults = importlib.import_module(script).Args()  # the rollout the matched peer's batch divides
-        minibatches = args.minibatches or defaults.num_minibatches
-        batch = defaults.num_envs * defaults.num_steps // minibatches
-        flags = f", num_minibatches={minibatches}" if args.minibatches else ""
-        name = f"{script}.py --num-minibatches {minibatches}" if args.minibatches else f"{script}.py"
+        minibatches, num_steps = args.minibatches or defaults.num_minibatches, args.num_steps or defaults.num_steps
+        batch = defaults.num_envs * num_steps // minibatches
+        flags = (f", num_minibatches={minibatches}" if args.minibatches else "") + (
+            f", num_steps={num_steps}" if args.num_steps else "")  # fmt: skip
+        name = f"{script}.py" + (f" --num-minibatches {minibatches}" if args.minibatches else "") + (
+            f" --num-steps {num_steps}" if args.num_steps else "")  # fmt: skip
         contenders = {
-            baseline: SB3.replace("{settings}", f"batch_size={batch}, {SB3_SETTINGS[args.task]['settings']}"),
+            baseline: SB3.replace(
+                "{settings}", f"batch_size={batch}, n_steps={num_steps}, {SB3_SETTINGS[args.task]['settings']}"
+            ),
             name: ours.replace("{flags}", flags),
             f"{name} --shared-lstm": ours.replace("{flags}", f"{flags}, shared_lstm=True"),
         }

@@ -1262,6 +1262,20 @@ def test_speed_at_another_minibatch_count_gives_ours_the_flag_and_the_peer_a_bat
     assert "num_minibatches=2)" in ours and "num_minibatches=2, shared_lstm=True)" in shared
 
 
+def test_speed_at_another_rollout_length_gives_ours_the_flag_and_the_peer_as_many_steps(tmp_path, monkeypatch):
+    """--num-steps N: ours (and its --shared-lstm) runs with --num-steps N and the matched peer with n_steps=N, its batch
+    a quarter of that rollout as ours' minibatches are; with --minibatches as well, both take both."""
+    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), num_steps=200))
+    name = "ppo_lstm_continuous.py --num-steps 200"
+    assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm"]
+    peer, ours, shared = codes
+    assert "batch_size=400, n_steps=200," in peer and "n_steps=128" not in peer
+    assert "num_steps=200)" in ours and "num_steps=200, shared_lstm=True)" in shared
+    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), num_steps=200, minibatches=2))
+    assert result["runs"][1]["contender"] == "ppo_lstm_continuous.py --num-minibatches 2 --num-steps 200"
+    assert "batch_size=800, n_steps=200," in codes[0] and "num_minibatches=2, num_steps=200)" in codes[1]
+
+
 def test_speed_at_a_sequence_length_runs_ours_with_the_flag_beside_ours_as_it_is(tmp_path, monkeypatch):
     """--seq-len N adds ours with N-step training sequences to the contenders, beside ours on its defaults; the peer,
     which has no such setting, keeps the batch matched to our defaults' rollout; with --minibatches, ours takes both."""
