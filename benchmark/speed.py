@@ -199,10 +199,10 @@ def main(args: Args) -> None:
         defaults = importlib.import_module(script).Args()  # the rollout the matched peer's batch divides
         minibatches, num_steps = args.minibatches or defaults.num_minibatches, args.num_steps or defaults.num_steps
         batch = defaults.num_envs * num_steps // minibatches
-        flags = (f", num_minibatches={minibatches}" if args.minibatches else "") + (
-            f", num_steps={num_steps}" if args.num_steps else "")  # fmt: skip
-        name = f"{script}.py" + (f" --num-minibatches {minibatches}" if args.minibatches else "") + (
-            f" --num-steps {num_steps}" if args.num_steps else "")  # fmt: skip
+        chosen = [(key, value) for key, value in [("num_minibatches", args.minibatches), ("num_steps", args.num_steps)]
+                  if value]  # fmt: skip
+        flags = "".join(f", {key}={value}" for key, value in chosen)
+        name = f"{script}.py" + "".join(f" --{key.replace('_', '-')} {value}" for key, value in chosen)
         contenders = {
             baseline: SB3.replace(
                 "{settings}", f"batch_size={batch}, n_steps={num_steps}, {SB3_SETTINGS[args.task]['settings']}"

@@ -1249,31 +1249,26 @@ def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_besi
     assert "n_steps=32," in zoo and f"batch_size={batch}," in zoo and batch == 8 * 32  # the zoo's: one batch
 
 
-def test_speed_at_another_minibatch_count_gives_ours_the_flag_and_the_peer_a_batch_of_as_many(tmp_path, monkeypatch):
-    """--minibatches N: ours (and its --shared-lstm) runs with --num-minibatches N and the matched peer with a batch of
-    1/N of the same rollout, so that the comparison stays matched at another minibatch count."""
-    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), minibatches=2))
-    name = "ppo_lstm_continuous.py --num-minibatches 2"
+@pytest.mark.parametrize("settings, flags, peer_rollout", [
+    (dict(minibatches=2), "--num-minibatches 2", "batch_size=512, n_steps=128,"),
+    (dict(num_steps=200), "--num-steps 200", "batch_size=400, n_steps=200,"),
+    (dict(minibatches=2, num_steps=200), "--num-minibatches 2 --num-steps 200", "batch_size=800, n_steps=200,"),
+])  # fmt: skip
+def test_speed_at_other_rollout_settings_gives_ours_the_flags_and_the_peer_the_same_rollout(
+    tmp_path, monkeypatch, settings, flags, peer_rollout
+):
+    """--minibatches N and --num-steps N: ours (and its --shared-lstm) runs with --num-minibatches N and --num-steps N,
+    the matched peer with n_steps=N and a batch of the rollout split as ours, so that the comparison stays matched."""
+    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), **settings))
+    name = f"ppo_lstm_continuous.py {flags}"
     assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm"]
     peer, ours, shared = codes
     defaults = load("ppo_lstm_continuous").Args()
     assert (defaults.num_envs, defaults.num_steps, defaults.num_minibatches) == (8, 128, 4)
-    assert "batch_size=512, n_steps=128," in peer
-    assert "num_minibatches=2)" in ours and "num_minibatches=2, shared_lstm=True)" in shared
-
-
-def test_speed_at_another_rollout_length_gives_ours_the_flag_and_the_peer_as_many_steps(tmp_path, monkeypatch):
-    """--num-steps N: ours (and its --shared-lstm) runs with --num-steps N and the matched peer with n_steps=N, its batch
-    a quarter of that rollout as ours' minibatches are; with --minibatches as well, both take both."""
-    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), num_steps=200))
-    name = "ppo_lstm_continuous.py --num-steps 200"
-    assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm"]
-    peer, ours, shared = codes
-    assert "batch_size=400, n_steps=200," in peer and "n_steps=128" not in peer
-    assert "num_steps=200)" in ours and "num_steps=200, shared_lstm=True)" in shared
-    result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), num_steps=200, minibatches=2))
-    assert result["runs"][1]["contender"] == "ppo_lstm_continuous.py --num-minibatches 2 --num-steps 200"
-    assert "batch_size=800, n_steps=200," in codes[0] and "num_minibatches=2, num_steps=200)" in codes[1]
+    assert peer_rollout in peer and ("n_steps=128" in peer) == ("num_steps" not in settings)
+    kwargs = "".join(f", {key}={settings[arg]}" for arg, key in [("minibatches", "num_minibatches"), ("num_steps",
+                                                                  "num_steps")] if arg in settings)  # fmt: skip
+    assert f"cuda=False{kwargs})" in ours and f"cuda=False{kwargs}, shared_lstm=True)" in shared
 
 
 def test_speed_at_a_sequence_length_runs_ours_with_the_flag_beside_ours_as_it_is(tmp_path, monkeypatch):
