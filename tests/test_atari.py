@@ -373,7 +373,7 @@ def test_atari_time_limit_cut_is_bootstrapped_with_the_games_own_state(monkeypat
             env = int(frame[0, 0, 0])
             if frame[0, 0, 1] == 8 and len(frames[env]) == 8:  # the final frame of env's first game, before the next
                 game = torch.stack(frames[env] + [frame])
-                starts = torch.zeros(len(game))
+                starts = torch.zeros(len(game), device=obs.device)
                 starts[0] = 1.0
                 checked.append((env, result[row].item(), value(self, game, self.get_initial_state(1), starts)[-1].item()))
         return result
@@ -389,8 +389,8 @@ def test_atari_time_limit_cut_is_bootstrapped_with_the_games_own_state(monkeypat
     assert (final_values[:, [0, 2]] == 0).all() and (final_values[[0, 1, 2, 3, 4, 5, 6, 8], :] == 0).all()
     expected_cuts = torch.zeros(16, 4)  # (step, env)
     expected_cuts[[7, 15], 1] = expected_cuts[[7, 15], 3] = 1.0
-    assert torch.equal(calls[0]["truncations"], expected_cuts)
-    assert torch.equal(calls[0]["terminations"][[7, 15]], torch.tensor([[1.0, 0.0, 1.0, 0.0]] * 2))
+    assert torch.equal(calls[0]["truncations"].cpu(), expected_cuts)
+    assert torch.equal(calls[0]["terminations"][[7, 15]].cpu(), torch.tensor([[1.0, 0.0, 1.0, 0.0]] * 2))
 
 
 @pytest.mark.parametrize("reset_state_on_done", [True, False])
