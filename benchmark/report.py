@@ -2279,6 +2279,25 @@ def main() -> None:
         "defaults: seeds 2, 4 and 10 stay below (-222.8, -243.9, -226.1 against -246.3, -229.2, -242.9). Every run's "
         "last 20 training episodes reached -200, the latest at 121,600 steps. The lead of the tuning seeds holds on the "
         "mean; the 8 of 10 is still not reached:"])
+    parts += suite_section("tuning_pendulum_num_steps_xeon16", [
+        "`--num-steps 200` and the defaults (`--num-steps 128`, the same as none) side by side on another CPU model, the "
+        "16-core Intel Xeon of an H200 host (family 6 model 207, AVX-512; torch 2.11.0+cu130, Python 3.12, the GPU "
+        "hidden), tuning seeds 11-20 at 150k steps, 30 evaluation episodes each: two invocations at once, four runs "
+        "each at a time on 8 of the cores while the Atari tests used the other 8 (`CUDA_VISIBLE_DEVICES= taskset -c "
+        "8-15 python benchmark/run.py --suite tuning_pendulum_ns200_xeon16 --seeds 11 12 13 14 15 16 17 18 19 20 "
+        "--workers 4 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --num-steps 200\" "
+        "--extra=\"--eval-episodes 30\"` beside the same with 128 and its own suite; the two suites' rows are merged "
+        "here). 200 steps evaluated at -195.1 against -196.5, ahead on 7 of 10 seeds, 7 against 6 at -200 or better "
+        "over the first 10 episodes, but its runs reached a last-20 training mean of -200 later (the median 102,400 "
+        "steps against 85,600):"])
+    parts += suite_section("pendulum_num_steps_xeon16", [
+        "The same on seeds 1-10, on another H200 host of the same CPU model minutes before (runs.csv's cpu column; "
+        "suites pendulum_ns200_xeon16 and pendulum_ns128_xeon16, merged here): 200 steps -188.4 against -180.9, ahead "
+        "on 4 of 10 seeds; over the first "
+        "10 episodes, the target's evaluation, 5 of 10 at -200 or better against 7 (-190.2 against -184.3), and later "
+        "to -200 in training (102,400 against 88,000). The lead of the AMD EPYC's tuning seeds does not carry over to "
+        "this CPU model, and on both the longer rollouts reach -200 in training later (on the AMD EPYC's seeds 1-10 at "
+        "112,000 against 88,800): 128 steps stay the default:"])
     parts += results_section(
         "peer_reach_pendulum_epyc_f25m17_nou03.json",
         "`--norm-obs-until 0.3` beside the peer at 100k steps, seeds 1-10, the same machine, a session later (`python "
