@@ -19,7 +19,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 RECIPE="--num-envs 32 --num-minibatches 8"
 case "${1:-speed}" in
-  speed)  # benchmark/atari_gpu_speed.py: each run's log and the table in results/atari_gpu_scale
+  speed)  # benchmark/atari_gpu_speed.py: each run's log and the table in results/atari_gpu_fp32
     python benchmark/atari_gpu_speed.py --steps "${STEPS:-65536}"
     ;;
   test)  # with the suite's 2 workers: 8 or 12, each with torch's threads on every core, ran past their time limits

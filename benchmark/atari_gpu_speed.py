@@ -1,9 +1,10 @@
 """Steps per second of ppo_gru_atari.py on one GPU machine, Breakout, beside CleanRL's ppo_atari_lstm.py run on the
-same GPU in the same invocation (results/atari_gpu_scale/speed.json; `bash benchmark/atari_gpu.sh speed` runs it).
+same GPU in the same invocation (results/atari_gpu_fp32/speed.json; `bash benchmark/atari_gpu.sh speed` runs it; the runs
+of before TF32 was turned off are in results/atari_gpu_scale).
 
     python benchmark/atari_gpu_speed.py --steps 65536
 
-Each contender's log is kept under results/atari_gpu_scale/logs, and our runs' folders under events/ with their
+Each contender's log is kept under results/atari_gpu_fp32/logs, and our runs' folders under events/ with their
 largest first-minibatch ratio error in the table (the replay of the rollout: 0 up to float32 rounding). Both scripts
 print a cumulative steps-per-second figure after every update; the table gives it at the end of the run and, from the
 same lines, the rate over the second half of the updates alone, which leaves out the start (CUDA context, cuDNN's
@@ -25,7 +26,7 @@ import speed
 import tyro
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-OUT = os.path.join(ROOT, "benchmark", "results", "atari_gpu_scale")
+OUT = os.path.join(ROOT, "benchmark", "results", "atari_gpu_fp32")
 CLEANRL = os.path.join(ROOT, "benchmark", ".cache", "cleanrl", "ppo_atari_lstm.py")
 RECIPE = ["--num-envs", "32", "--num-minibatches", "8"]
 OURS = {  # name: flags of ppo_gru_atari.py
@@ -75,7 +76,7 @@ def first_ratio_error_max(run_dir: str) -> float:
 
 
 def keep_run(name: str) -> dict:
-    """Copies the latest run folder of `--exp-name name` (events and summary.json) to results/atari_gpu_scale/events/name
+    """Copies the latest run folder of `--exp-name name` (events and summary.json) to results/atari_gpu_fp32/events/name
     and returns its largest first-minibatch ratio error."""
     run_dir = max(glob.glob(os.path.join(ROOT, "runs", f"Breakout-v5__{name}__*")), key=os.path.getmtime)  # this run's
     shutil.copytree(run_dir, os.path.join(OUT, "events", name), dirs_exist_ok=True)

@@ -1862,9 +1862,10 @@ def main() -> None:
                   "4 minibatches, 4 epochs, lr 2.5e-4); each run stopped after 330-420 s. The CUDA path passed the "
                   "Atari tests there (`results/atari_gpu/pytest.txt`).", "", atari_gpu_table(), ""]  # fmt: skip
     if os.path.exists(os.path.join(RESULTS, "atari_gpu_scale", "speed.json")):
-        parts += ["### Atari speed on a GPU (`bash benchmark/atari_gpu.sh speed`)", "", *atari_gpu_speed_section(), ""]
+        parts += ["### Atari speed on a GPU with TF32 on (the scripts of then)", "", *atari_gpu_speed_section(), ""]
     if os.path.exists(os.path.join(RESULTS, "atari_gpu_fp32", "speed.json")):
-        parts += ["### Atari on a GPU in full float32", "", *atari_gpu_fp32_section(), ""]
+        parts += ["### Atari on a GPU in full float32 (`bash benchmark/atari_gpu.sh speed`, then `test`)", "",
+                  *atari_gpu_fp32_section(), ""]  # fmt: skip
     parts += results_section(
         "peer_reach_pendulum.json",
         "PendulumNoVel-v1 beside sb3-contrib's RecurrentPPO with rl_zoo3 2.9.2's settings for it (gSDE resampled every "
