@@ -13,7 +13,8 @@
 #                         call fills, with 8 optimiser steps per epoch so that the larger rollout is not fewer steps
 #   --update-epochs 4, --learning-rate 2.5e-4, --num-steps 128: CleanRL's, so that only the batch shape changes
 #   --env-groups 2        (the default) envpool steps one half of the envs while the GPU infers the other half; on
-#                         an H200 one group was faster (3,685 against 3,336 steps/s, one short run each: README)
+#                         an H200 one group was faster with TF32 on (3,685 against 3,336 steps/s), on another, in
+#                         full float32, two were (4,811 against 4,292); one short run each (README)
 # Several ranks need a GPU each (NCCL refuses two ranks on one GPU): on one GPU, one rank.
 set -euo pipefail
 cd "$(dirname "$0")/.."
