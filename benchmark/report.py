@@ -1082,6 +1082,7 @@ def standing_speed_table() -> str:
         (lstm, "", "speed_epyc_f26_r64.json"),
         (lstm, "", "speed_epyc_f25m17.json"),
         (pendulum, "", "speed_pendulum_epyc_f25m17_nou03.json"),
+        (pendulum, "", "speed_pendulum_epyc_f25m17_ns128.json"),  # the defaults again, a session later
         (lstm, before, "speed.json"),
         (lstm, before, "speed_xeon.json"),
         (pendulum, stats, "speed_pendulum.json"),
@@ -2669,6 +2670,14 @@ def main() -> None:
         "6.74x, ours 2,216 steps per second against the peer's 329, within the 6.55x to 7.51x of the three "
         "invocations above:",
         lambda: speed_tables("speed_pendulum_epyc_f25m17_nou03.json"))
+    parts += results_section(
+        "speed/speed_pendulum_epyc_f25m17_ns128.json",
+        "The defaults once more, a session later (`python benchmark/speed.py --task pendulum --tag epyc_f25m17_ns128`, "
+        "nothing else running): 7.22x, ours 2,754 steps per second against the peer's 382. Right after it, "
+        "`--num-steps 200` beside the peer matched to it (n_steps=200, a batch of 400; `python benchmark/speed.py "
+        "--task pendulum --num-steps 200 --tag epyc_f25m17_ns200`): 14.41x, ours 3,167 against 220, the peer slower "
+        "with the longer rollouts (the flag stays off: the ppo_lstm_continuous.py section):",
+        lambda: "\n\n".join(speed_tables(f"speed_pendulum_epyc_f25m17_{tag}.json") for tag in ("ns128", "ns200")))
     parts += results_section(
         "speed/speed_atari.json",
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "
