@@ -254,6 +254,43 @@ def test_same_seed_gives_identical_runs_and_another_seed_does_not(name):
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_evaluation_plays_a_fixed_set_of_distinct_episodes_set_by_the_seed(name, monkeypatch):
+    """The evaluation env is seeded once, at its first reset, with the run's seed + 100,000: its episodes start apart,
+    and they are the episodes that a fresh env seeded so plays, so every evaluation of a seed plays the same ones."""
+    module = load(name)
+    make_env, made = module.make_env, []  # made: (make_env's arguments, [(seed, first observation) per reset])
+
+    def recording_make_env(*args, **kwargs):
+        thunk, resets = make_env(*args, **kwargs), []
+        made.append(((args, kwargs), resets))
+
+        def make():
+            env = thunk()
+            reset = env.reset
+
+            def recorded_reset(*, seed=None, options=None):
+                obs, info = reset(seed=seed, options=options)
+                resets.append((seed, np.array(obs, copy=True)))
+                return obs, info
+
+            env.reset = recorded_reset
+            return env
+
+        return make
+
+    monkeypatch.setattr(module, "make_env", recording_make_env)
+    run(name, seed=7, eval_episodes=3)
+    (args, kwargs), resets = made[-1]  # the evaluation's env, made after training's
+    assert [seed for seed, _ in resets] == [100_007, None, None]
+    starts = [obs for _, obs in resets]
+    assert not any(np.array_equal(a, b) for i, a in enumerate(starts) for b in starts[i + 1 :])
+    fresh = make_env(*args, **kwargs)()
+    expected = [fresh.reset(seed=100_007)[0], fresh.reset()[0], fresh.reset()[0]]
+    for start, first in zip(starts, expected, strict=True):
+        np.testing.assert_array_equal(start, first)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_save_then_evaluate_and_resume(name):
     trained = run(name, save_model=True, eval_episodes=3)
     assert trained["global_step"] == 128 and os.path.isfile(trained["checkpoint"])
