@@ -254,6 +254,28 @@ def test_same_seed_gives_identical_runs_and_another_seed_does_not(name):
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_each_epoch_visits_every_minibatch_sample_once_in_a_new_order(name, monkeypatch):
+    """The update's epochs each take the whole rollout once (whole sequences, for the LSTM scripts), in an order drawn
+    afresh per epoch: the same rows every epoch, not in the same order every epoch."""
+    module = load(name)
+    act, minibatches = module.Agent.get_action_and_value, []
+
+    def spy(self, obs, *args, **kwargs):
+        if obs.shape[0] > TINY["num_envs"]:  # a minibatch of the update; the rollout acts on one row per env
+            minibatches.append(obs.clone())
+        return act(self, obs, *args, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(name, update_epochs=3, total_timesteps=TINY["num_envs"] * TINY["num_steps"])  # one update
+    per_epoch = module.Args().num_minibatches
+    assert len(minibatches) == 3 * per_epoch
+    epochs = [torch.cat(minibatches[e * per_epoch : (e + 1) * per_epoch]) for e in range(3)]
+    rows = [sorted(map(tuple, epoch.flatten(1).tolist())) for epoch in epochs]
+    assert rows[0] == rows[1] == rows[2] and len(set(rows[0])) == len(rows[0])  # every distinct row, once an epoch
+    assert not torch.equal(epochs[0], epochs[1]) or not torch.equal(epochs[0], epochs[2])
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_evaluation_plays_a_fixed_set_of_distinct_episodes_set_by_the_seed(name, monkeypatch):
     """The evaluation env is seeded once, at its first reset, with the run's seed + 100,000: its episodes start apart,
     and they are the episodes that a fresh env seeded so plays, so every evaluation of a seed plays the same ones."""
