@@ -276,6 +276,26 @@ def test_each_epoch_visits_every_minibatch_sample_once_in_a_new_order(name, monk
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_clipfrac_is_the_share_of_ratios_outside_the_clip_range_in_use(name, monkeypatch):
+    """losses/clipfrac: the share of an update's ratios further than its clip coefficient (the one the loss used,
+    annealed or not) from 1, averaged over its minibatches."""
+    module = load(name)
+    loss, shares = module.ppo_loss, []  # shares: one per minibatch, from what ppo_loss was given
+
+    def spy(ratio, advantages, newvalue, values, returns, entropy, clip_coef, args):
+        shares.append(((ratio.detach() - 1.0).abs() > clip_coef).float().mean().item())
+        return loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef, args)
+
+    monkeypatch.setattr(module, "ppo_loss", spy)
+    run(name, clip_coef=0.02, anneal_clip=True, learning_rate=1e-2)
+    logged = [v for _, v in scalars(run_dirs()[-1], "losses/clipfrac")]
+    per_update = len(shares) // len(logged)
+    expected = [np.mean(shares[u * per_update : (u + 1) * per_update]) for u in range(len(logged))]
+    assert any(0.0 < share < 1.0 for share in expected)  # some ratios inside the range and some outside
+    assert logged == pytest.approx(expected, abs=1e-6)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_evaluation_plays_a_fixed_set_of_distinct_episodes_set_by_the_seed(name, monkeypatch):
     """The evaluation env is seeded once, at its first reset, with the run's seed + 100,000: its episodes start apart,
     and they are the episodes that a fresh env seeded so plays, so every evaluation of a seed plays the same ones."""
