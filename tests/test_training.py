@@ -296,6 +296,28 @@ def test_clipfrac_is_the_share_of_ratios_outside_the_clip_range_in_use(name, mon
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_logged_losses_are_those_of_each_updates_last_minibatch(name, monkeypatch):
+    """losses/policy_loss, losses/value_loss and losses/entropy: what ppo_loss returned for the last minibatch of each
+    update, each under its own name."""
+    module = load(name)
+    loss, returned = module.ppo_loss, []
+
+    def spy(*args):
+        result = loss(*args)
+        returned.append([part.item() for part in result[1:]])  # pg_loss, v_loss, entropy_loss
+        return result
+
+    monkeypatch.setattr(module, "ppo_loss", spy)
+    run(name)
+    logged = [[v for _, v in scalars(run_dirs()[-1], f"losses/{tag}")] for tag in ("policy_loss", "value_loss", "entropy")]
+    per_update = len(returned) // len(logged[0])
+    last = [returned[(u + 1) * per_update - 1] for u in range(len(logged[0]))]
+    assert len(set(map(tuple, last))) == len(last) and all(len(set(parts)) == 3 for parts in last)  # nothing alike
+    for update, parts in enumerate(last):
+        assert [tag[update] for tag in logged] == pytest.approx(parts, rel=1e-6)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_evaluation_plays_a_fixed_set_of_distinct_episodes_set_by_the_seed(name, monkeypatch):
     """The evaluation env is seeded once, at its first reset, with the run's seed + 100,000: its episodes start apart,
     and they are the episodes that a fresh env seeded so plays, so every evaluation of a seed plays the same ones."""
