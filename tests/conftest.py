@@ -55,12 +55,14 @@ def scalars(run_dir: str, tag: str) -> list[tuple[int, float]]:
 
 class FiveStepsOfOne(gym.Env):
     """Episodes of exactly 5 steps paying 1 each, random observations. Its constructor takes no render_mode and it
-    renders nothing, as third-party envs such as POPGym's; the discounted return follows a known cycle."""
+    renders nothing, as third-party envs such as POPGym's; the discounted return follows a known cycle. With `cut`
+    it never terminates, and a time limit of 5 steps (FiveStepsOfOneCut-v0) ends its episodes instead."""
 
     observation_space = gym.spaces.Box(-1.0, 1.0, (3,), np.float32)
 
-    def __init__(self, continuous=False):
+    def __init__(self, continuous=False, cut=False):
         self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
+        self.cut = cut
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -69,11 +71,14 @@ class FiveStepsOfOne(gym.Env):
 
     def step(self, action):
         self.t += 1
-        return self.np_random.uniform(-1, 1, 3).astype(np.float32), 1.0, self.t == 5, False, {}
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), 1.0, self.t == 5 and not self.cut, False, {}
 
 
 gym.register("FiveStepsOfOne-v0", entry_point=FiveStepsOfOne)
 gym.register("FiveStepsOfOneContinuous-v0", entry_point=FiveStepsOfOne, kwargs={"continuous": True})
+gym.register("FiveStepsOfOneCut-v0", entry_point=FiveStepsOfOne, kwargs={"cut": True}, max_episode_steps=5)
+gym.register("FiveStepsOfOneCutContinuous-v0", entry_point=FiveStepsOfOne, kwargs={"continuous": True, "cut": True},
+             max_episode_steps=5)  # fmt: skip
 
 
 def env_of(name: str, kind: str) -> str:

@@ -145,16 +145,17 @@ def test_truncation_is_bootstrapped_with_the_episodes_own_state(name, monkeypatc
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_reward_scaling_divides_by_the_deviation_of_a_return_restarted_with_each_episode(name, monkeypatch):
-    """Rewards of 1 in episodes of 5 steps: the return statistics see 1, 1 + g, ... and 1 again after each episode,
-    and each stored reward is 1 over the standard deviation of all the returns seen up to its step (from the second
-    step on, where the statistics' prior no longer counts)."""
+@pytest.mark.parametrize("kind", ["FiveStepsOfOne", "FiveStepsOfOneCut"])
+def test_reward_scaling_divides_by_the_deviation_of_a_return_restarted_with_each_episode(name, kind, monkeypatch):
+    """Rewards of 1 in episodes of 5 steps, ended by the env or cut by a time limit: the return statistics see 1,
+    1 + g, ... and 1 again after each episode, and each stored reward is 1 over the standard deviation of all the
+    returns seen up to its step (from the second step on, where the statistics' prior no longer counts)."""
     module = load(name)
     fed = record_return_statistics(module, monkeypatch)  # (N,) discounted returns, one per step
     gae_calls = record_calls(module, "compute_gae", monkeypatch)
     gamma = 0.9
     constant = {"final_gamma": None} if name == "ppo_lstm_continuous" else {}  # its discount would rise to 0.98
-    run(name, env_id=env_of(name, "FiveStepsOfOne"), gamma=gamma, norm_reward=True, **constant)
+    run(name, env_id=env_of(name, kind), gamma=gamma, norm_reward=True, **constant)
     expected = [sum(gamma**j for j in range(t % 5 + 1)) for t in range(len(fed))]  # 1, 1 + g, ..., then 1 again
     np.testing.assert_allclose(np.stack(fed), np.tile(np.array(expected)[:, None], (1, 4)), rtol=1e-12)
     deviations = [np.std(expected[: t + 1]) for t in range(len(fed))]
@@ -792,6 +793,7 @@ def test_summary_and_logs_report_each_episode_and_the_evaluation_as_run(name):
     assert len(summary["eval_returns"]) == summary["eval_episodes"] == 3
     assert summary["eval_mean_return"] == pytest.approx(np.mean(summary["eval_returns"]))
     assert summary["eval_std_return"] == pytest.approx(np.std(summary["eval_returns"]))
+    assert [value for _, value in scalars(run_dirs()[-1], "eval/mean_return")] == pytest.approx([summary["eval_mean_return"]])
 
 
 @pytest.mark.parametrize("name", [*VECTOR_SCRIPTS, "ppo_gru_atari"])
