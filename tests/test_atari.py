@@ -410,6 +410,26 @@ def test_atari_evaluation_starts_every_game_from_a_zero_state(monkeypatch, reset
     assert all(not s.any() for s in first_states)
 
 
+@pytest.mark.parametrize("reset_state_on_life_loss", [True, False])
+def test_atari_evaluation_resets_the_state_at_a_life_loss_only_when_told(monkeypatch, reset_state_on_life_loss):
+    """Every scripted game loses a life on its step to frame 4: the evaluation marks that frame as an episode start
+    (the Agent zeroes its state there) with --reset-state-on-life-loss, and carries the state through it without."""
+    module = scripted(monkeypatch)
+    starts = {}  # a frame's step within its game -> the episode_starts the evaluation gave with it
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, deterministic=False, **kwargs):
+        if deterministic:
+            starts.setdefault(int(obs[0, 0, 0, 1]), set()).add(float(episode_starts[0]))
+        return original(self, obs, state, episode_starts, action, deterministic, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run(eval_episodes=2, reset_state_on_life_loss=reset_state_on_life_loss)
+    assert sorted(starts) == list(range(8))
+    assert starts[0] == {1.0} and starts[4] == {float(reset_state_on_life_loss)}
+    assert all(starts[t] == {0.0} for t in (1, 2, 3, 5, 6, 7))
+
+
 def test_atari_same_seed_gives_identical_runs_and_another_seed_does_not():
     results = []
     for seed in (1, 1, 2):
