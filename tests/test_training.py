@@ -241,6 +241,33 @@ def test_runs_started_in_the_same_second_get_their_own_folders(name, monkeypatch
     assert sorted(os.listdir("runs")) == sorted(names)
 
 
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_the_seed_sets_the_initial_weights(name, monkeypatch):
+    """The same seed builds the same network, another seed another (the envs' seeding alone would make two seeds'
+    runs differ too)."""
+    module = load(name)
+    init, weights = module.Agent.__init__, []
+
+    def spy(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        weights.append(torch.cat([p.detach().flatten().clone() for p in self.parameters()]))
+
+    monkeypatch.setattr(module.Agent, "__init__", spy)
+    for seed in (1, 1, 2):
+        run(name, seed=seed)
+    assert len(weights) == 3 and torch.equal(weights[0], weights[1]) and not torch.equal(weights[0], weights[2])
+
+
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_learning_rate_anneals_to_zero_over_the_whole_rollouts_that_fit(name):
+    """Training runs whole rollouts: with --total-timesteps 150 and rollouts of 64 steps, two updates, and the
+    learning rate falls as if the run were 128 steps long (by half at the second update), not 150."""
+    tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
+    batch = tiny["num_envs"] * tiny["num_steps"]
+    run(name, total_timesteps=2 * batch + batch // 3, learning_rate=1e-3)
+    assert [v for _, v in scalars(run_dirs()[-1], "charts/learning_rate")] == pytest.approx([1e-3, 0.5e-3])
+
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_same_seed_gives_identical_runs_and_another_seed_does_not(name):
     results = []
@@ -373,13 +400,13 @@ def test_save_then_evaluate_and_resume(name):
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_resume_continues_optimizer_statistics_and_schedule(name):
     """Two updates, saved, then two more on resume: the learning rate follows the uninterrupted run's schedule, Adam
-    keeps counting its steps, and the observation statistics keep their count (ppo_lstm.py's updated to the end, as
-    the other scripts' are; its --norm-obs-until has tests of its own)."""
-    to_the_end = stats_to_the_end(name)
-    full = run(name, save_model=True, total_timesteps=256, norm_obs=True, **to_the_end)["checkpoint"]
+    keeps counting its steps, and the observation statistics (ppo_lstm.py's updated to the end, as the other scripts'
+    are; its --norm-obs-until has tests of its own) and reward scaling's return statistics keep their counts."""
+    to_the_end = {**stats_to_the_end(name), "norm_obs": True, "norm_reward": True}
+    full = run(name, save_model=True, total_timesteps=256, **to_the_end)["checkpoint"]
     full = torch.load(full, weights_only=False)
     full_lr = scalars(run_dirs()[-1], "charts/learning_rate")
-    half = run(name, save_model=True, total_timesteps=128, norm_obs=True, **to_the_end)["checkpoint"]
+    half = run(name, save_model=True, total_timesteps=128, **to_the_end)["checkpoint"]
     resumed = run(name, resume=half, save_model=True, total_timesteps=256, **to_the_end)["checkpoint"]
     resumed = torch.load(resumed, weights_only=False)
     assert scalars(run_dirs()[-1], "charts/learning_rate") == full_lr[2:]
@@ -388,6 +415,7 @@ def test_resume_continues_optimizer_statistics_and_schedule(name):
     assert steps == [s["step"].item() for s in full["optimizer"]["state"].values()]
     saved = torch.load(half, weights_only=False)
     assert resumed["obs_rms"]["count"] == pytest.approx(saved["obs_rms"]["count"] + 4 + 128)  # the reset, 32 steps
+    assert resumed["return_rms"]["count"] == pytest.approx(saved["return_rms"]["count"] + 128)  # and reward scaling's
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
