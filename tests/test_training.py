@@ -863,6 +863,16 @@ def test_head_sizes_shape_both_heads_and_orthogonal_lstm_decides_the_lstm_initia
             assert (lstm.bias_ih_l0.abs().max() == 0) == orthogonal
 
 
+def test_checkpoint_decides_the_mlps_frame_stack():
+    """Trained with --frame-stack 2, a checkpoint is evaluated and resumed on stacks of 2 whatever the command line says
+    (its input layer takes two observations)."""
+    saved = run("ppo_mlp_cartpole", save_model=True, frame_stack=2)["checkpoint"]
+    assert run("ppo_mlp_cartpole", eval_checkpoint=saved, eval_episodes=2)["eval_episodes"] == 2
+    resumed = run("ppo_mlp_cartpole", resume=saved, total_timesteps=192, frame_stack=3, save_model=True)
+    assert resumed["global_step"] == 192
+    assert torch.load(resumed["checkpoint"], weights_only=False)["args"]["frame_stack"] == 2
+
+
 def test_checkpoint_decides_the_head_sizes_and_one_from_before_the_flag_has_the_default(tmp_path):
     """Trained with --head-sizes 8, a checkpoint is evaluated and resumed with those heads whatever the command line
     says; a checkpoint whose args do not name head_sizes (written before the flag) loads with the default heads."""
