@@ -863,6 +863,20 @@ def test_head_sizes_shape_both_heads_and_orthogonal_lstm_decides_the_lstm_initia
             assert (lstm.bias_ih_l0.abs().max() == 0) == orthogonal
 
 
+@pytest.mark.parametrize("name", [*LSTM_SCRIPTS, "ppo_gru_atari"])
+def test_checkpoint_decides_the_recurrent_network_s_shape(name):
+    """Trained with an LSTM (GRU) of 16 units, and ppo_lstm*.py with one LSTM shared by actor and critic, a checkpoint
+    is evaluated and resumed with that network whatever the command line says (here: the defaults)."""
+    trained = {"rnn_hidden_size": 16} if name == "ppo_gru_atari" else {"rnn_hidden_size": 16, "shared_lstm": True}
+    short = {"max_episode_steps": 20} if name == "ppo_gru_atari" else {}  # Breakout games end soon
+    saved = run(name, save_model=True, **trained, **short)["checkpoint"]
+    assert run(name, eval_checkpoint=saved, eval_episodes=1, **short)["eval_episodes"] == 1
+    tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
+    resumed = run(name, resume=saved, save_model=True, total_timesteps=3 * tiny["num_envs"] * tiny["num_steps"], **short)
+    args = torch.load(resumed["checkpoint"], weights_only=False)["args"]
+    assert {key: args[key] for key in trained} == trained
+
+
 def test_checkpoint_decides_the_mlps_frame_stack():
     """Trained with --frame-stack 2, a checkpoint is evaluated and resumed on stacks of 2 whatever the command line says
     (its input layer takes two observations)."""
