@@ -36,9 +36,19 @@ def load(name: str):
     return importlib.import_module(name)
 
 
+def tiny(name: str) -> dict:
+    """The tests' small settings for script `name`."""
+    return TINY_ATARI if name == "ppo_gru_atari" else TINY
+
+
+def rollout_steps(name: str) -> int:
+    """The steps of one rollout (an update) of script `name` with its tiny settings."""
+    return tiny(name)["num_envs"] * tiny(name)["num_steps"]
+
+
 def run(name: str, **kwargs) -> dict:
     module = load(name)
-    return module.main(module.Args(**{**(TINY_ATARI if name == "ppo_gru_atari" else TINY), **kwargs}))
+    return module.main(module.Args(**{**tiny(name), **kwargs}))
 
 
 def run_dirs() -> list[str]:

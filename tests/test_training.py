@@ -8,7 +8,18 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import LSTM_SCRIPTS, TINY, TINY_ATARI, VECTOR_SCRIPTS, env_of, load, run, run_dirs, scalars, stats_to_the_end
+from conftest import (
+    LSTM_SCRIPTS,
+    VECTOR_SCRIPTS,
+    env_of,
+    load,
+    rollout_steps,
+    run,
+    run_dirs,
+    scalars,
+    stats_to_the_end,  # fmt: skip
+    tiny,
+)
 
 ALL_SCRIPTS = [*VECTOR_SCRIPTS, "ppo_gru_atari"]
 
@@ -262,8 +273,7 @@ def test_the_seed_sets_the_initial_weights(name, monkeypatch):
 def test_learning_rate_anneals_to_zero_over_the_whole_rollouts_that_fit(name):
     """Training runs whole rollouts: with --total-timesteps 150 and rollouts of 64 steps, two updates, and the
     learning rate falls as if the run were 128 steps long (by half at the second update), not 150."""
-    tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
-    batch = tiny["num_envs"] * tiny["num_steps"]
+    batch = rollout_steps(name)
     run(name, total_timesteps=2 * batch + batch // 3, learning_rate=1e-3)
     assert [v for _, v in scalars(run_dirs()[-1], "charts/learning_rate")] == pytest.approx([1e-3, 0.5e-3])
 
@@ -289,17 +299,16 @@ def test_each_epoch_visits_every_minibatch_sample_once_in_a_new_order(name, monk
     act, acted, minibatches = module.Agent.get_action_and_value, [], []
 
     def spy(self, obs, *args, **kwargs):  # the rollout acts on a row per env, the update on minibatches of more
-        (minibatches if obs.shape[0] > tiny["num_envs"] else acted).append(obs.clone())
+        (minibatches if obs.shape[0] > tiny(name)["num_envs"] else acted).append(obs.clone())
         return act(self, obs, *args, **kwargs)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
-    tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
-    run(name, update_epochs=3, total_timesteps=tiny["num_envs"] * tiny["num_steps"])  # one update
-    per_epoch = tiny.get("num_minibatches", module.Args().num_minibatches)
+    run(name, update_epochs=3, total_timesteps=rollout_steps(name))  # one update
+    per_epoch = tiny(name).get("num_minibatches", module.Args().num_minibatches)
     assert len(minibatches) == 3 * per_epoch
     epochs = [torch.cat(minibatches[e * per_epoch : (e + 1) * per_epoch]) for e in range(3)]
     rows = [sorted(map(tuple, x.flatten(1).tolist())) for x in (torch.cat(acted), *epochs)]
-    assert len(rows[0]) == tiny["num_envs"] * tiny["num_steps"] and rows[0] == rows[1] == rows[2] == rows[3]
+    assert len(rows[0]) == rollout_steps(name) and rows[0] == rows[1] == rows[2] == rows[3]
     assert not torch.equal(epochs[0], epochs[1]) or not torch.equal(epochs[0], epochs[2])
 
 
@@ -780,8 +789,7 @@ def test_logged_kl_estimates_are_those_of_the_ratios(name, monkeypatch):
     minibatch of each update (as the PPO loss was given them), over 8 updates at a learning rate of 0.01, where the
     policy moves."""
     calls = record_calls(load(name), "ppo_loss", monkeypatch)
-    tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
-    run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01, total_timesteps=8 * tiny["num_envs"] * tiny["num_steps"])
+    run(name, num_minibatches=2, update_epochs=4, learning_rate=0.01, total_timesteps=8 * rollout_steps(name))
     old = [value for _, value in scalars(run_dirs()[-1], "losses/old_approx_kl")]
     new = [value for _, value in scalars(run_dirs()[-1], "losses/approx_kl")]
     last = [arguments[0].double() for arguments, _ in calls[2 * 4 - 1 :: 2 * 4]]  # the last of 2 x 4 minibatches
@@ -871,8 +879,7 @@ def test_checkpoint_decides_the_recurrent_network_s_shape(name):
     short = {"max_episode_steps": 20} if name == "ppo_gru_atari" else {}  # Breakout games end soon
     saved = run(name, save_model=True, **trained, **short)["checkpoint"]
     assert run(name, eval_checkpoint=saved, eval_episodes=1, **short)["eval_episodes"] == 1
-    tiny = TINY_ATARI if name == "ppo_gru_atari" else TINY
-    resumed = run(name, resume=saved, save_model=True, total_timesteps=3 * tiny["num_envs"] * tiny["num_steps"], **short)
+    resumed = run(name, resume=saved, save_model=True, total_timesteps=3 * rollout_steps(name), **short)
     args = torch.load(resumed["checkpoint"], weights_only=False)["args"]
     assert {key: args[key] for key in trained} == trained
 
