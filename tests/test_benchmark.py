@@ -1249,13 +1249,14 @@ def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_besi
     assert "n_steps=32," in zoo and f"batch_size={batch}," in zoo and batch == 8 * 32  # the zoo's: one batch
 
 
-@pytest.mark.parametrize("settings, flags, peer_rollout", [
-    (dict(minibatches=2), "--num-minibatches 2", "batch_size=512, n_steps=128,"),
-    (dict(num_steps=200), "--num-steps 200", "batch_size=400, n_steps=200,"),
-    (dict(minibatches=2, num_steps=200), "--num-minibatches 2 --num-steps 200", "batch_size=800, n_steps=200,"),
+@pytest.mark.parametrize("settings, flags, kwargs, peer_rollout", [
+    (dict(minibatches=2), "--num-minibatches 2", ", num_minibatches=2", "batch_size=512, n_steps=128,"),
+    (dict(num_steps=200), "--num-steps 200", ", num_steps=200", "batch_size=400, n_steps=200,"),
+    (dict(minibatches=2, num_steps=200), "--num-minibatches 2 --num-steps 200", ", num_minibatches=2, num_steps=200",
+     "batch_size=800, n_steps=200,"),
 ])  # fmt: skip
 def test_speed_at_other_rollout_settings_gives_ours_the_flags_and_the_peer_the_same_rollout(
-    tmp_path, monkeypatch, settings, flags, peer_rollout
+    tmp_path, monkeypatch, settings, flags, kwargs, peer_rollout
 ):
     """--minibatches N and --num-steps N: ours (and its --shared-lstm) runs with --num-minibatches N and --num-steps N,
     the matched peer with n_steps=N and a batch of the rollout split as ours, so that the comparison stays matched."""
@@ -1266,8 +1267,6 @@ def test_speed_at_other_rollout_settings_gives_ours_the_flags_and_the_peer_the_s
     defaults = load("ppo_lstm_continuous").Args()
     assert (defaults.num_envs, defaults.num_steps, defaults.num_minibatches) == (8, 128, 4)
     assert peer_rollout in peer and ("n_steps=128" in peer) == ("num_steps" not in settings)
-    kwargs = "".join(f", {key}={settings[arg]}" for arg, key in [("minibatches", "num_minibatches"), ("num_steps",
-                                                                  "num_steps")] if arg in settings)  # fmt: skip
     assert f"cuda=False{kwargs})" in ours and f"cuda=False{kwargs}, shared_lstm=True)" in shared
 
 

@@ -17,7 +17,7 @@ from conftest import (
     run,
     run_dirs,
     scalars,
-    stats_to_the_end,  # fmt: skip
+    stats_to_the_end,
     tiny,
 )
 
@@ -317,15 +317,11 @@ def test_clipfrac_is_the_share_of_ratios_outside_the_clip_range_in_use(name, mon
     """losses/clipfrac: the share of an update's ratios further than its clip coefficient (the one the loss used,
     annealed or not) from 1, averaged over its minibatches."""
     module = load(name)
-    loss, shares = module.ppo_loss, []  # shares: one per minibatch, from what ppo_loss was given
-
-    def spy(ratio, advantages, newvalue, values, returns, entropy, clip_coef, args):
-        shares.append(((ratio.detach() - 1.0).abs() > clip_coef).float().mean().item())
-        return loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef, args)
-
-    monkeypatch.setattr(module, "ppo_loss", spy)
+    calls = record_calls(module, "ppo_loss", monkeypatch)
     annealed = {"anneal_clip": True} if "anneal_clip" in {f.name for f in dataclasses.fields(module.Args)} else {}
     run(name, clip_coef=0.02, learning_rate=1e-2, **annealed)
+    # one share per minibatch, of the ratios and clip coefficient ppo_loss was given
+    shares = [((arguments[0] - 1.0).abs() > arguments[6]).float().mean().item() for arguments, _ in calls]
     logged = [v for _, v in scalars(run_dirs()[-1], "losses/clipfrac")]
     per_update = len(shares) // len(logged)
     expected = [np.mean(shares[u * per_update : (u + 1) * per_update]) for u in range(len(logged))]
@@ -337,16 +333,9 @@ def test_clipfrac_is_the_share_of_ratios_outside_the_clip_range_in_use(name, mon
 def test_logged_losses_are_those_of_each_updates_last_minibatch(name, monkeypatch):
     """losses/policy_loss, losses/value_loss and losses/entropy: what ppo_loss returned for the last minibatch of each
     update, each under its own name."""
-    module = load(name)
-    loss, returned = module.ppo_loss, []
-
-    def spy(*args):
-        result = loss(*args)
-        returned.append([part.item() for part in result[1:]])  # pg_loss, v_loss, entropy_loss
-        return result
-
-    monkeypatch.setattr(module, "ppo_loss", spy)
+    calls = record_calls(load(name), "ppo_loss", monkeypatch)
     run(name)
+    returned = [[part.item() for part in result[1:]] for _, result in calls]  # pg_loss, v_loss, entropy_loss
     logged = [[v for _, v in scalars(run_dirs()[-1], f"losses/{tag}")] for tag in ("policy_loss", "value_loss", "entropy")]
     per_update = len(returned) // len(logged[0])
     last = [returned[(u + 1) * per_update - 1] for u in range(len(logged[0]))]
@@ -362,23 +351,20 @@ def test_evaluation_plays_a_fixed_set_of_distinct_episodes_set_by_the_seed(name,
     module = load(name)
     make_env, made = module.make_env, []  # made: (make_env's arguments, [(seed, first observation) per reset])
 
+    class RecordResets(gym.Wrapper):
+        def __init__(self, env, resets):
+            super().__init__(env)
+            self.resets = resets
+
+        def reset(self, *, seed=None, options=None):
+            obs, info = super().reset(seed=seed, options=options)
+            self.resets.append((seed, np.array(obs, copy=True)))
+            return obs, info
+
     def recording_make_env(*args, **kwargs):
         thunk, resets = make_env(*args, **kwargs), []
         made.append(((args, kwargs), resets))
-
-        def make():
-            env = thunk()
-            reset = env.reset
-
-            def recorded_reset(*, seed=None, options=None):
-                obs, info = reset(seed=seed, options=options)
-                resets.append((seed, np.array(obs, copy=True)))
-                return obs, info
-
-            env.reset = recorded_reset
-            return env
-
-        return make
+        return lambda: RecordResets(thunk(), resets)
 
     monkeypatch.setattr(module, "make_env", recording_make_env)
     run(name, seed=7, eval_episodes=3)
