@@ -6,6 +6,7 @@ import sys
 import gymnasium as gym
 import numpy as np
 import pytest
+import torch
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 sys.path.insert(0, ROOT)
@@ -49,6 +50,12 @@ def rollout_steps(name: str) -> int:
 def run(name: str, **kwargs) -> dict:
     module = load(name)
     return module.main(module.Args(**{**tiny(name), **kwargs}))
+
+
+def host(x: torch.Tensor) -> torch.Tensor:
+    """A detached copy of a tensor on the CPU: what a spy keeps, on whichever device the agent runs (the scripts take
+    a GPU where there is one), so that the test compares it with the CPU tensors and arrays of its own."""
+    return x.detach().to("cpu", copy=True)
 
 
 def run_dirs() -> list[str]:

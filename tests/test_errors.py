@@ -167,7 +167,7 @@ def test_module_prefix_imports_the_module_in_a_fresh_interpreter(name, tmp_path)
     (tmp_path / "prefix_only_envs.py").write_text(MODULE.format(env_class))
     tiny = ["--total-timesteps", "128", "--num-envs", "4", "--num-steps", "16", "--eval-episodes", "1"]
     proc = cli(
-        name, "--env-id", "prefix_only_envs:OnlyByPrefix-v0", *tiny, cwd=tmp_path, extra_env={"PYTHONPATH": str(tmp_path)}
+        name, "--env-id", "prefix_only_envs:OnlyByPrefix-v0", *tiny, cwd=tmp_path, extra_env={"PYTHONPATH": on_path(tmp_path)}
     )
     out, err = proc.communicate(timeout=120)
     assert proc.returncode == 0, err
@@ -280,6 +280,11 @@ def test_non_finite_weights_stop_with_one_line(capsys, name, monkeypatch):
     assert all(torch.isfinite(w).all() for w in saved["model"].values())
 
 
+def on_path(folder) -> str:
+    """PYTHONPATH with `folder` first, keeping what the environment already has there."""
+    return os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")]))
+
+
 def cli(name: str, *flags: str, extra_env: dict | None = None, **popen) -> subprocess.Popen:
     # unbuffered, so that progress lines arrive as printed; SIGINT back to its default, since a pytest-xdist
     # worker ignores it and a child inheriting that would never see Ctrl-C
@@ -304,7 +309,7 @@ def test_command_line_error_has_no_traceback(name):
 def test_import_has_no_side_effects():
     code = "import ppo_lstm, ppo_lstm_continuous, ppo_mlp_cartpole, os; print(sorted(os.listdir('.')))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=os.getcwd(),
-                         env={**os.environ, "PYTHONPATH": ROOT}, check=True).stdout  # fmt: skip
+                         env={**os.environ, "PYTHONPATH": on_path(ROOT)}, check=True).stdout  # fmt: skip
     assert out.strip() == "[]"
 
 

@@ -12,6 +12,7 @@ from conftest import (
     LSTM_SCRIPTS,
     VECTOR_SCRIPTS,
     env_of,
+    host,
     load,
     rollout_steps,
     run,
@@ -141,7 +142,7 @@ def test_truncation_is_bootstrapped_with_the_episodes_own_state(name, monkeypatc
                 if start // 16 != t // 16:  # begun under the weights of an earlier update: not replayable now
                     continue
                 episode = torch.stack([history[k][0][i] for k in range(start, t + 1)] + [obs[i]])
-                starts = torch.zeros(len(episode))
+                starts = torch.zeros(len(episode), device=obs.device)
                 starts[0] = 1.0
                 replayed = value(self, episode, self.get_initial_state(1), starts)[-1]
                 checked.append((result[i].item(), replayed.item()))
@@ -218,9 +219,9 @@ def test_episode_starts_are_stored_and_replayed_where_episodes_begin(name, monke
 
     def spy(self, obs, state, episode_starts, action=None, **kwargs):
         if action is None and not kwargs.get("deterministic"):
-            rollout.append(episode_starts.clone())
+            rollout.append(host(episode_starts))
         elif action is not None:
-            replay.append(episode_starts.clone().view(24, -1))  # one minibatch of whole rollouts, time-major
+            replay.append(host(episode_starts).view(24, -1))  # one minibatch of whole rollouts, time-major
         return original(self, obs, state, episode_starts, action, **kwargs)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
@@ -505,7 +506,7 @@ def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume
         before = {k: np.copy(v) for k, v in vars(obs_rms).items()}
         normalize, act = obs_rms.normalize, agent.get_action_and_value
         obs_rms.normalize = lambda x: raw.append(np.copy(x)) or normalize(x)
-        agent.get_action_and_value = lambda obs, *a, **k: inputs.append(obs.clone()) or act(obs, *a, **k)
+        agent.get_action_and_value = lambda obs, *a, **k: inputs.append(host(obs)) or act(obs, *a, **k)
         returns = original(agent, args, device, run_name, obs_rms, *rest)
         del obs_rms.normalize, agent.get_action_and_value
         seen.append((before, {k: np.copy(v) for k, v in vars(obs_rms).items()}))
@@ -704,11 +705,12 @@ def test_ppo_loss_is_the_clipped_objective_worked_by_hand(name, norm_adv):
 
 
 def record_calls(module, function: str, monkeypatch) -> list[tuple]:
-    """Every call of module.<function> during a run: (its positional arguments, what it returned), tensors copied."""
+    """Every call of module.<function> during a run: (its positional arguments, what it returned), tensors copied to
+    the CPU."""
     calls, original = [], getattr(module, function)
 
     def copy(x):
-        return tuple(map(copy, x)) if isinstance(x, tuple) else x.detach().clone() if torch.is_tensor(x) else x
+        return tuple(map(copy, x)) if isinstance(x, tuple) else host(x) if torch.is_tensor(x) else x
 
     def spy(*arguments):
         result = original(*arguments)
