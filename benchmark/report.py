@@ -1084,6 +1084,8 @@ def standing_speed_table() -> str:
         (lstm, "", "speed_epyc_f25m17.json"),
         (pendulum, "", "speed_pendulum_epyc_f25m17_nou03.json"),
         (pendulum, "", "speed_pendulum_epyc_f25m17_ns128.json"),  # the defaults again, a session later
+        (lstm, "", "speed_epyc_f25m17_avx512.json"),  # the same CPU model showing AVX-512
+        (pendulum, "", "speed_pendulum_epyc_f25m17_avx512.json"),
         (lstm, before, "speed.json"),
         (lstm, before, "speed_xeon.json"),
         (pendulum, stats, "speed_pendulum.json"),
@@ -2714,6 +2716,15 @@ def main() -> None:
         "--task pendulum --num-steps 200 --tag epyc_f25m17_ns200`): 14.41x, ours 3,167 against 220, the peer slower "
         "with the longer rollouts (the flag stays off: the ppo_lstm_continuous.py section):",
         lambda: "\n\n".join(speed_tables(f"speed_pendulum_epyc_f25m17_{tag}.json") for tag in ("ns128", "ns200")))
+    parts += results_section(
+        "speed/speed_epyc_f25m17_avx512.json",
+        "Both comparisons on the fourth CPU model, family 25 model 17, showing AVX-512 as well (it then computes as the "
+        "AMD EPYC of family 26 model 2; the CPU paragraph at the top), a session later again, each with nothing else "
+        "running: CartPoleNoVel-v1 (`python benchmark/speed.py --tag epyc_f25m17_avx512`), 5.66x the matched peer "
+        "and 3.54x the peer as the zoo runs it; PendulumNoVel-v1 (`python benchmark/speed.py --task pendulum --tag "
+        "epyc_f25m17_avx512`), 7.27x, ours 3,534 steps per second against the peer's 486 (ours 3,210 and 3,857 on "
+        "the two seeds), short of the 8x target again:",
+        lambda: "\n\n".join(speed_tables(f"speed{task}_epyc_f25m17_avx512.json") for task in ("", "_pendulum")))
     parts += results_section(
         "speed/speed_atari.json",
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "
