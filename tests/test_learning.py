@@ -94,6 +94,9 @@ def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
     -200 held on 69. On a 16-core Intel Xeon of family 6 model 207 (the `num_steps_128` rows, the defaults, of
     pendulum_num_steps_xeon16 and tuning_pendulum_num_steps_xeon16, seeds 1-20) 20 of 20 reached -200 (the latest at
     134,400 steps) and -250 (at 89,600), the evaluation over the first 10 episodes -246.6 at worst. With the
+    arithmetic of the AMD EPYC of family 26 model 2 (pendulum_defaults_f25m17_avx512: family 25 model 17 showing
+    AVX-512, seeds 1-10) 10 of 10 reached -200 (the latest at 123,200 steps) and -250 (at 86,400), the evaluation
+    -310.9 at worst. With the
     statistics updated to the end, the default before, the rows of three CPU models reached
     -200 on every run (pendulum_final_gamma_epyc_avx2 and tuning_pendulum_final_gamma_epyc_avx2 on the AMD EPYC of
     family 25 model 1, 30 of 30; pendulum_defaults_xeon16 and tuning_pendulum_defaults_xeon16 on a 16-core Intel Xeon of
