@@ -262,7 +262,7 @@ def test_the_seed_sets_the_initial_weights(name, monkeypatch):
 
     def spy(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        weights.append(torch.cat([p.detach().flatten().clone() for p in self.parameters()]))
+        weights.append(torch.cat([p.detach().flatten() for p in self.parameters()]))  # cat copies
 
     monkeypatch.setattr(module.Agent, "__init__", spy)
     for seed in (1, 1, 2):
