@@ -1219,8 +1219,8 @@ def gpu_tests_section() -> list[str]:
             "packages were on PYTHONPATH. On the third run the "
             "one failure was test_eval_sample_evaluates_the_policy_as_sampled_and_says_so. It asked for a correlation "
             "above 0.5 between consecutive evaluation noises over 3 episodes of 10 steps, and the GPU's noise stream "
-            "gave 0.47. Over 20,000 simulated streams of that process, 2.3% fall below 0.5 with 3 episodes and none "
-            "with 30, so the test now evaluates 30 episodes (with the noise made independent it gives 0.09). That "
+            "gave 0.47: too few steps for a steady estimate of a correlation of 0.9, so the test now evaluates 30 "
+            "episodes (with the noise made independent it gives 0.09). That "
             "fix has not run on a GPU yet: the session's device time ran out. Files: `results/gpu_tests/`.")
     lines = ["| run | outcome | file |", "|---|---|---|"]
     lines += [f"| {run} | {pytest_outcome(os.path.join(folder, name))} | {name} |" for run, name in runs]
