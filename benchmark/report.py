@@ -1301,6 +1301,10 @@ def main() -> None:
                   "--task lstm --seeds 1 2 --tag epyc_f25m17_check --workers 2`) came out as the AVX2 profile ran them, "
                   "ours and the peer's, and the peer's also as on the AMD EPYC of family 25 model 1 itself: that CPU "
                   "takes the AVX2 AMD EPYC's trajectories, and the profile held on a model it was not made on. "
+                  "The Xeon profile held the other way too, on ppo_lstm.py's defaults of now: on the Intel Xeon of a GPU "
+                  "host (torch 2.11.0), seeds 11-17 of CartPoleNoVel-v1 came out line for line as "
+                  "tuning_cartpolenovel_rollout_xeon_arithmetic ran them here with `--of xeon`, every update's last-20 "
+                  "training mean and the evaluation (results/arithmetic_xeon_host, whose machine.txt has the commands). "
                   "`tests/test_benchmark.py::test_each_arithmetic_gives_the_bits_of_its_cpu_model` checks each profile "
                   "on whatever machine runs the tests: an LSTM and a linear layer, forward and backward, must come out "
                   "bit for bit as they did here.", ""]
