@@ -264,17 +264,47 @@ def test_pooled_table_counts_each_seed_of_each_results_file_as_one_run_a_side(tm
 def test_across_cpu_models_pairs_each_models_runs_with_its_defaults_and_pools_the_counts(monkeypatch):
     """report.across_cpu_models: on each CPU model a flag's run pairs with the defaults' run of the same seed on the same
     model (seeds of one side alone and seeds outside 11-30 left out); who got to 475 first (a tie for neither, a run
-    that never got there behind any that did) and how many never did, summed over the models; a table for each model
-    with a label."""
-    steps = {"x:V": {11: 100, 12: None, 13: 300, 14: 10, 31: 1}, f"x0:{report.ROLLOUT64}": {11: 200, 12: 150, 13: 300, 31: 5},
-             "y:V": {11: None, 12: 10, 15: 5}, f"y0:{report.ROLLOUT64}": {11: None, 12: 20, 16: 1}}  # fmt: skip
+    that never got there behind any that did), how many never did and how many evaluated at 475 or more, summed over
+    the models; a table for each model with a label."""
+    rows = {"x:V": {11: (100, 500), 12: (None, 100), 13: (300, 475), 14: (10, 500), 31: (1, 500)},
+            f"x0:{report.ROLLOUT64}": {11: (200, 500), 12: (150, 480), 13: (300, 474), 31: (5, 100)},
+            "y:V": {11: (None, 10), 12: (10, 500), 15: (5, 500)},
+            f"y0:{report.ROLLOUT64}": {11: (None, 475), 12: (20, 500), 16: (1, 100)}}  # fmt: skip
     monkeypatch.setattr(report, "seed_rows", lambda source, threshold: {
-        seed: {"eval_mean_return": 500.0, "steps_to_threshold": n} for seed, n in steps[source].items()})  # fmt: skip
+        seed: {"eval_mean_return": e, "steps_to_threshold": n} for seed, (n, e) in rows[source].items()})  # fmt: skip
     monkeypatch.setattr(report, "blocks_lines", lambda variants, baselines, blocks, intro: [*intro, *variants, *baselines])
-    lines, first, runs, missed = report.across_cpu_models("V", [("x", "x0", ""), ("y", "y0", "Y:")])
+    lines, first, runs, missed, at = report.across_cpu_models("V", [("x", "x0", ""), ("y", "y0", "Y:")])
     # x: 100 < 200 ours, never > 150 theirs, 300 = 300 neither; y: never = never neither, 10 < 20 ours
     assert (first, runs, missed) == ([2, 1], 5, [2, 1])
+    # at 475 or more, x: 500, 475 of ours and 500, 480 of theirs; y: 500 of ours and 475, 500 of theirs
+    assert at == [3, 4]
     assert lines == ["Y:", "y:V", f"y0:{report.ROLLOUT64}"]
+
+
+@pytest.mark.parametrize("missed, never", [([2, 1], "2 of its runs never got there, against the defaults' 1"),
+                                           ([0, 3], "every one of its runs got there, and 3 of the defaults' never did"),
+                                           ([0, 0], "all arrived")])  # fmt: skip
+def test_flag_across_cpu_models_sums_up_the_three_models_and_waits_for_every_suite(tmp_path, monkeypatch, missed, never):
+    """report.flag_across_cpu_models pairs the flag's suites with the defaults' of the same CPU models, in order, and
+    says who got there first and how many never did; nothing while a suite's runs.csv is missing."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    calls = []
+    monkeypatch.setattr(report, "across_cpu_models",
+                        lambda variant, suites: calls.append((variant, suites)) or (["T"], [4, 2], 6, missed, [5, 6]))
+    suites = ("a", "b", "c")
+    baselines = ("tuning_cartpolenovel_rollout_xeon_arithmetic", "tuning_cartpolenovel_rollout_epyc",
+                 "tuning_cartpolenovel_rollout_epyc_avx2_arithmetic")
+    for name in suites + baselines[:2]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "runs.csv").write_text("run\n")
+    assert report.flag_across_cpu_models("V", "with F", suites) is None and not calls
+    (tmp_path / baselines[2]).mkdir()
+    (tmp_path / baselines[2] / "runs.csv").write_text("run\n")
+    lines, summary, at = report.flag_across_cpu_models("V", "with F", suites, ("1", "2", "3"))
+    assert calls == [("V", [("a", baselines[0], "1"), ("b", baselines[1], "2"), ("c", baselines[2], "3")])]
+    assert (lines, at) == (["T"], [5, 6])
+    assert summary == (f"Over the three CPU models, with F ours got to 475 first on 4 of the 6 paired runs and the defaults "
+                       f"on 2; {never}.")
 
 
 def test_eval_blocks_table_counts_the_first_block_every_block_and_the_whole_evaluation(tmp_path, monkeypatch):
