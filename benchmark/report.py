@@ -212,6 +212,10 @@ def across_cpu_models(variant: str, suites: list[tuple[str, str, str]]) -> tuple
     return lines, first, runs, missed, at
 
 
+# the defaults' rows on tuning seeds 11-30 (variant ROLLOUT64) with each CPU model's arithmetic, and their table labels
+ROLLOUT_SUITES = ("tuning_cartpolenovel_rollout_xeon_arithmetic", "tuning_cartpolenovel_rollout_epyc",
+                  "tuning_cartpolenovel_rollout_epyc_avx2_arithmetic")
+EPYC_ARITHMETIC = "With the AMD EPYC of family 26 model 2's arithmetic:"
 CPU_MODEL_LABELS = ("With the Intel Xeon's arithmetic:", "On the AMD EPYC of family 26 model 2 itself:",
                     "With the AMD EPYC with AVX2's arithmetic:")
 
@@ -222,11 +226,9 @@ def flag_across_cpu_models(variant: str, what: str, suites: tuple[str, str, str]
     and the AVX2 AMD EPYC's, in that order, each against that model's rows of the defaults (ROLLOUT64): the tables, the
     sentence that sums them up (`what` names the flag in it) and the evaluations at 475 or more of each side; None
     while a suite is missing."""
-    baselines = ("tuning_cartpolenovel_rollout_xeon_arithmetic", "tuning_cartpolenovel_rollout_epyc",
-                 "tuning_cartpolenovel_rollout_epyc_avx2_arithmetic")
-    if not all(os.path.exists(os.path.join(RESULTS, name, "runs.csv")) for name in suites + baselines):
+    if not all(os.path.exists(os.path.join(RESULTS, name, "runs.csv")) for name in suites + ROLLOUT_SUITES):
         return None
-    lines, first, runs, missed, at = across_cpu_models(variant, list(zip(suites, baselines, labels, strict=True)))
+    lines, first, runs, missed, at = across_cpu_models(variant, list(zip(suites, ROLLOUT_SUITES, labels, strict=True)))
     never = f"{missed[0]} of its runs never got there, against the defaults' {missed[1]}"
     if not missed[0]:
         never = f"every one of its runs got there, and {missed[1]} of the defaults' never did" if missed[1] else "all arrived"
@@ -1738,7 +1740,8 @@ def main() -> None:
     # three flags on top of the defaults of now, where the peer leads (the Intel Xeon's arithmetic); the one that kept
     # up there, on the other two CPU models
     xeon_flags = ["learning_rate_1e_3", "no_clip_vloss", "shared_lstm"]
-    xeon_defaults = f"tuning_cartpolenovel_rollout_xeon_arithmetic:{ROLLOUT64}"  # the baseline with its arithmetic
+    # the defaults' rows with the Intel Xeon's and the AMD EPYC of family 26 model 2's arithmetic, as baselines
+    xeon_defaults, epyc_defaults = (f"{suite}:{ROLLOUT64}" for suite in ROLLOUT_SUITES[:2])
     parts += blocks_lines(
         [f"tuning_cartpolenovel_r64_xeon_arithmetic:ppo_lstm__{flags}" for flags in xeon_flags],
         [xeon_defaults],
@@ -1816,9 +1819,8 @@ def main() -> None:
                   "--norm-obs-until 0.3`, the same suites and seeds; most runs reach 475 before the statistics stop), to "
                   "hold the end of a run:", ""]
         for suite, baseline, label in [
-                ("tuning_cartpolenovel_r64_sweep_xeon_arithmetic", xeon_defaults, "With the Intel Xeon's arithmetic:"),
-                ("tuning_cartpolenovel_r64_lr_epyc_arithmetic", f"tuning_cartpolenovel_rollout_epyc:{ROLLOUT64}",
-                 "With the AMD EPYC of family 26 model 2's arithmetic:")]:  # fmt: skip
+                ("tuning_cartpolenovel_r64_sweep_xeon_arithmetic", xeon_defaults, CPU_MODEL_LABELS[0]),
+                ("tuning_cartpolenovel_r64_lr_epyc_arithmetic", epyc_defaults, EPYC_ARITHMETIC)]:  # fmt: skip
             parts += blocks_lines([f"{suite}:{combined}"], [baseline], blocks=TUNING_BLOCKS, intro=(label,))
         parts += ["The steps to 475 came out as with the learning rate alone, but the evaluations at 100k did not hold "
                   "better: at 475 or more on fewer runs than the defaults' with either arithmetic, so it did not go on "
@@ -1845,8 +1847,7 @@ def main() -> None:
         "model 2's (`--of epyc`, suite tuning_cartpolenovel_r64_heads_epyc_arithmetic).", "",
         CPU_MODEL_LABELS[0]))  # fmt: skip
     parts += blocks_lines([f"tuning_cartpolenovel_r64_heads_epyc_arithmetic:{heads}"],
-                          [f"tuning_cartpolenovel_rollout_epyc:{ROLLOUT64}"], blocks=TUNING_BLOCKS,
-                          intro=("With the AMD EPYC of family 26 model 2's arithmetic:",), after=(
+                          [epyc_defaults], blocks=TUNING_BLOCKS, intro=(EPYC_ARITHMETIC,), after=(
         "Its lead with the Intel Xeon's arithmetic held on seeds 21-30, but with the AMD EPYC's it reached 475 later "
         "than the defaults, first on half the seeds, so it did not go on to the third model and the heads keep one "
         "layer.",))
