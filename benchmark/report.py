@@ -216,6 +216,7 @@ def across_cpu_models(variant: str, suites: list[tuple[str, str, str]]) -> tuple
 ROLLOUT_SUITES = ("tuning_cartpolenovel_rollout_xeon_arithmetic", "tuning_cartpolenovel_rollout_epyc",
                   "tuning_cartpolenovel_rollout_epyc_avx2_arithmetic")
 EPYC_ARITHMETIC = "With the AMD EPYC of family 26 model 2's arithmetic:"
+EPYC_OF = "With the arithmetic of the AMD EPYC of family 26 model 2 (`--of epyc`; the defaults' rows are that machine's own):"
 CPU_MODEL_LABELS = ("With the Intel Xeon's arithmetic:", "On the AMD EPYC of family 26 model 2 itself:",
                     "With the AMD EPYC with AVX2's arithmetic:")
 
@@ -1797,8 +1798,7 @@ def main() -> None:
         "ppo_lstm__learning_rate_7e_4", "with the learning rate 7e-4", ("tuning_cartpolenovel_r64_sweep_xeon_arithmetic",
                                          "tuning_cartpolenovel_r64_lr_epyc_arithmetic",
                                          "tuning_cartpolenovel_r64_lr_epyc_avx2_arithmetic"),
-        (CPU_MODEL_LABELS[0], "With the arithmetic of the AMD EPYC of family 26 model 2 (`--of epyc`; the defaults' rows "
-                              "are that machine's own):", CPU_MODEL_LABELS[2]))
+        (CPU_MODEL_LABELS[0], EPYC_OF, CPU_MODEL_LABELS[2]))
     if lr:
         lines, summary, at = lr
         parts += [
@@ -1851,6 +1851,27 @@ def main() -> None:
         "Its lead with the Intel Xeon's arithmetic held on seeds 21-30, but with the AMD EPYC's it reached 475 later "
         "than the defaults, first on half the seeds, so it did not go on to the third model and the heads keep one "
         "layer.",))
+    # the discount rising to 0.995, alone and with the learning rate 7e-4, to hold the end of a run
+    fg = "ppo_lstm__final_gamma_0.995"
+    parts += blocks_lines(
+        [f"tuning_cartpolenovel_r64_fg_xeon_arithmetic:{fg}",
+         "tuning_cartpolenovel_r64_fg_xeon_arithmetic:ppo_lstm__learning_rate_7e_4__final_gamma_0.995"],
+        [xeon_defaults], blocks=TUNING_BLOCKS, intro=(
+            "The discount rising from 0.98 to 0.995 over training (`--final-gamma 0.995`; with the defaults of before "
+            "it held more runs at 475 to the end), alone and with the learning rate 7e-4, whose runs got to 475 sooner "
+            "but some fell back, on tuning seeds 11-30 (`python benchmark/arithmetic.py --of xeon -- python "
+            "benchmark/run.py --suite tuning_cartpolenovel_r64_fg_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 "
+            "--env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --learning-rate 7e-4 --final-gamma 0.995\" \"ppo_lstm.py "
+            "--final-gamma 0.995\"`; then the second script alone with `--of epyc`, suite "
+            "tuning_cartpolenovel_r64_fg_epyc_arithmetic), each against that model's rows of the defaults in the "
+            "tables above.", "", CPU_MODEL_LABELS[0]))
+    parts += blocks_lines([f"tuning_cartpolenovel_r64_fg_epyc_arithmetic:{fg}"], [epyc_defaults], blocks=TUNING_BLOCKS,
+                          intro=(EPYC_OF,), after=(
+        "With the Intel Xeon's arithmetic the rising discount alone got to 475 first on 12 of 20 seeds and held every "
+        "run at 475 to the end, and with the learning rate 7e-4 it got there no sooner than that learning rate alone "
+        "(30,864, first on 14 of 20, every run at 475 at the end: the tables above). With the AMD EPYC's arithmetic the "
+        "rising discount reached 475 later than the defaults (first on 7 of 20) and one run fell back, so it did not go "
+        "on to the third model: the discount stays constant.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
