@@ -2457,6 +2457,20 @@ def main() -> None:
         "-229.2 and -242.9): each seed fixes its evaluation's starts, and on seeds 4 and 10 even the policy that is "
         "optimal for the discount 0.9 stays below -200, where the optimum for 0.95 or more, toward which the default's "
         "discount rises, reaches it (the dynamic-programming table further down):"])
+    parts += suite_section("tuning_pendulum_ns200_f25m17_arithmetic", [
+        "`--num-steps 200` on 40 more tuning seeds, 31-70, with the arithmetic of the AVX2 AMD EPYC that ran its seeds "
+        "11-30 and the defaults' seeds 11-70, on family 25 model 17 showing AVX-512 (`python benchmark/arithmetic.py "
+        "--of epyc-avx2 -- python benchmark/run.py --suite tuning_pendulum_ns200_f25m17_arithmetic --seeds 31 32 ... 70 "
+        "--workers 2 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --num-steps 200\" "
+        "--extra=\"--eval-episodes 30\"`). The arithmetic held on a whole run: seed 30 of the first block, run again "
+        "this way (the same command with `--suite check_pendulum_ns200_f25m17_arithmetic --seeds 30 --workers 1`), "
+        "came out as its row there, every progress line's last-20 training mean and all 30 evaluation returns. "
+        "Against the defaults' rows on the same seeds (the "
+        "`--norm-obs-until 0.3` rows of tuning_pendulum_norm_obs_until_f25m17 and tuning_pendulum_nou03_default_f25m17): "
+        "-194.4 against -197.9 over 30 episodes, ahead on 21 of 40, 22 of 40 at -200 or better over the first 10 "
+        "episodes against 26, and later to a last-20 training mean of -200 (the median 102,400 steps against 87,200). "
+        "Over seeds 11-70 that is 40 of 60 at -200 or better against 42: its lead on seeds 11-30 did not hold, and "
+        "128 steps stay the default:"])
     parts += suite_section("pendulum_defaults_f25m17_avx512", [
         "The defaults on seeds 1-10 with a third CPU model's arithmetic: family 25 model 17 showing AVX-512, which then "
         "computes as the AMD EPYC of family 26 model 2 (the CPU paragraph at the top), 2 cores, two runs at a time "
