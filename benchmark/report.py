@@ -1872,6 +1872,16 @@ def main() -> None:
         "(30,864, first on 14 of 20, every run at 475 at the end: the tables above). With the AMD EPYC's arithmetic the "
         "rising discount reached 475 later than the defaults (first on 7 of 20) and one run fell back, so it did not go "
         "on to the third model: the discount stays constant.",))
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_lr6_xeon_arithmetic:ppo_lstm__learning_rate_6e_4"], [xeon_defaults],
+        blocks=TUNING_BLOCKS, intro=(
+            "The learning rate 6e-4, between the defaults' 5e-4 and the 7e-4 above, for less of the falling back, on the "
+            "same seeds with the Intel Xeon's arithmetic (`python benchmark/arithmetic.py --of xeon -- python "
+            "benchmark/run.py --suite tuning_cartpolenovel_r64_lr6_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 "
+            "--env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --learning-rate 6e-4\"`), against the defaults' rows "
+            "with that arithmetic above:",), after=(
+            "Later to 475 than the defaults there, one run never getting there, and fewer runs at 475 at the end: no "
+            "gain between the two rates, so it did not go on to the other CPU models.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
