@@ -215,8 +215,9 @@ def across_cpu_models(variant: str, suites: list[tuple[str, str, str]]) -> tuple
 # the defaults' rows on tuning seeds 11-30 (variant ROLLOUT64) with each CPU model's arithmetic, and their table labels
 ROLLOUT_SUITES = ("tuning_cartpolenovel_rollout_xeon_arithmetic", "tuning_cartpolenovel_rollout_epyc",
                   "tuning_cartpolenovel_rollout_epyc_avx2_arithmetic")
-EPYC_ARITHMETIC = "With the AMD EPYC of family 26 model 2's arithmetic:"
-EPYC_OF = "With the arithmetic of the AMD EPYC of family 26 model 2 (`--of epyc`; the defaults' rows are that machine's own):"
+# the label of a table run with `--of epyc`, paired with that machine's own rows of the defaults
+EPYC_ARITHMETIC = ("With the arithmetic of the AMD EPYC of family 26 model 2 (`--of epyc`; the defaults' rows are that "
+                   "machine's own):")
 CPU_MODEL_LABELS = ("With the Intel Xeon's arithmetic:", "On the AMD EPYC of family 26 model 2 itself:",
                     "With the AMD EPYC with AVX2's arithmetic:")
 
@@ -1798,7 +1799,7 @@ def main() -> None:
         "ppo_lstm__learning_rate_7e_4", "with the learning rate 7e-4", ("tuning_cartpolenovel_r64_sweep_xeon_arithmetic",
                                          "tuning_cartpolenovel_r64_lr_epyc_arithmetic",
                                          "tuning_cartpolenovel_r64_lr_epyc_avx2_arithmetic"),
-        (CPU_MODEL_LABELS[0], EPYC_OF, CPU_MODEL_LABELS[2]))
+        (CPU_MODEL_LABELS[0], EPYC_ARITHMETIC, CPU_MODEL_LABELS[2]))
     if lr:
         lines, summary, at = lr
         parts += [
@@ -1866,7 +1867,7 @@ def main() -> None:
             "tuning_cartpolenovel_r64_fg_epyc_arithmetic), each against that model's rows of the defaults in the "
             "tables above.", "", CPU_MODEL_LABELS[0]))
     parts += blocks_lines([f"tuning_cartpolenovel_r64_fg_epyc_arithmetic:{fg}"], [epyc_defaults], blocks=TUNING_BLOCKS,
-                          intro=(EPYC_OF,), after=(
+                          intro=(EPYC_ARITHMETIC,), after=(
         "With the Intel Xeon's arithmetic the rising discount alone got to 475 first on 12 of 20 seeds and held every "
         "run at 475 to the end, and with the learning rate 7e-4 it got there no sooner than that learning rate alone "
         "(30,864, first on 14 of 20, every run at 475 at the end: the tables above). With the AMD EPYC's arithmetic the "
