@@ -2497,6 +2497,18 @@ def main() -> None:
         "episodes against 26, and later to a last-20 training mean of -200 (the median 102,400 steps against 87,200). "
         "Over seeds 11-70 that is 40 of 60 at -200 or better against 42: its lead on seeds 11-30 did not hold, and "
         "128 steps stay the default:"])
+    parts += suite_section("tuning_pendulum_batch2_f25m17_arithmetic", [
+        "More updates from smaller rollouts, and the reward scaling off, with the same arithmetic on the same CPU "
+        "(`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/run.py --suite "
+        "tuning_pendulum_batch2_f25m17_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 "
+        "--scripts \"ppo_lstm_continuous.py --no-norm-reward\" \"ppo_lstm_continuous.py --num-envs 4 --num-minibatches "
+        "2\" \"ppo_lstm_continuous.py --num-steps 64 --num-minibatches 2\" --extra=\"--eval-episodes 30\"`, one flag set "
+        "after another, each stopped once it had fallen behind the defaults' rows on the same seeds). "
+        "`--no-norm-reward` never learned the swing-up (-909.3 against -197.1 over 30 episodes, seeds 11-22, 0 of 12 "
+        "at -200 or better over the first 10 episodes against 9); 4 envs in two minibatches (twice the updates, each "
+        "of two minibatches of the defaults' 256 steps), -302.2 against -195.7 (seeds 11-16, 1 of 6 against 3); "
+        "64-step rollouts in two minibatches (the same: twice the updates), -277.5 against -193.3 (seeds 11-27, "
+        "ahead on 0 of 17, 7 against 13):"])
     parts += suite_section("pendulum_defaults_f25m17_avx512", [
         "The defaults on seeds 1-10 with a third CPU model's arithmetic: family 25 model 17 showing AVX-512, which then "
         "computes as the AMD EPYC of family 26 model 2 (the CPU paragraph at the top), 2 cores, two runs at a time "
