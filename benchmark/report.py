@@ -2545,6 +2545,12 @@ def main() -> None:
         "at -200 or better over the first 10 episodes, and later to a last-20 training mean of -200 (the median "
         "118,400 steps against 87,200). The same pattern as with the AVX2 AMD EPYC's arithmetic: a little higher at "
         "the end, no more seeds at -200 to speak of, and slower on the way:"])
+    parts += suite_section("tuning_pendulum_ns256_epyc_arithmetic", [
+        "The same with the arithmetic of the AMD EPYC of family 26 model 2, right after (the same command with `--of "
+        "epyc` and `--suite tuning_pendulum_ns256_epyc_arithmetic`): -187.2 against -201.6, ahead on 14 of 20, 13 "
+        "against 14 at -200 or better over the first 10 episodes, the median to -200 in training 118,400 steps against "
+        "88,000. On all three CPU models' arithmetic the longer rollouts end higher on the mean (by 4 to 14) and at "
+        "-200 on as many seeds, give or take one in 20:"])
     parts += suite_section("pendulum_defaults_f25m17_avx512", [
         "The defaults on seeds 1-10 with a third CPU model's arithmetic: family 25 model 17 showing AVX-512, which then "
         "computes as the AMD EPYC of family 26 model 2 (the CPU paragraph at the top), 2 cores, two runs at a time "
