@@ -759,6 +759,35 @@ def test_every_step_gets_the_gradients_clipped_to_max_grad_norm(name, monkeypatc
 
 
 @pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_every_step_is_given_the_gradient_of_its_own_minibatch_alone(name, monkeypatch):
+    """Each of the 8 Adam steps gets the gradient of the loss just computed, on its own minibatch, clipped as
+    clip_grad_norm_ clips, and nothing left over from the minibatches before it (a missing zero_grad would add theirs:
+    the clipping above would hide that, as it rescales whatever sum it is given)."""
+    losses, given, backward, step = [], [], torch.Tensor.backward, torch.optim.Adam.step
+
+    def spy_backward(self, *args, **kwargs):
+        losses.append(self)
+        return backward(self, *args, **kwargs, retain_graph=True)  # kept, to differentiate the loss alone at the step
+
+    def spy_step(self, *args, **kwargs):
+        params = [p for group in self.param_groups for p in group["params"] if p.requires_grad]
+        own = [g for g in torch.autograd.grad(losses[-1], params, allow_unused=True) if g is not None]
+        total = torch.linalg.vector_norm(torch.stack([torch.linalg.vector_norm(g) for g in own]))
+        scale = torch.clamp(0.5 / (total + 1e-6), max=1.0)
+        given.append(([p.grad for p in params if p.grad is not None], [g * scale for g in own]))
+        return step(self, *args, **kwargs)
+
+    monkeypatch.setattr(torch.Tensor, "backward", spy_backward)
+    monkeypatch.setattr(torch.optim.Adam, "step", spy_step)
+    run(name, num_minibatches=2, max_grad_norm=0.5)
+    assert len(given) == 8
+    for grads, expected in given:
+        assert len(grads) == len(expected)
+        for grad, own in zip(grads, expected, strict=True):
+            torch.testing.assert_close(grad, own, rtol=1e-5, atol=1e-7)
+
+
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
 def test_target_kl_ends_the_update_after_the_epoch_that_passes_it(name, monkeypatch):
     """With --target-kl an update stops after the first epoch whose last minibatch's approximate KL is above it. That
     minibatch follows a step at a learning rate of 0.01, so its KL is well above 1e-6: 2 steps per update instead of
