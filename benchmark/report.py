@@ -725,6 +725,54 @@ def autoencode_200k_section() -> tuple[str, object]:
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
+def higher_lower_section(name: str = "popgym_higherlower_100ep.json", table: str = "popgym_r64.json") -> tuple[str, object]:
+    """The intro and the table of HigherLowerEasy's runs of `table` trained again and evaluated over more episodes
+    (`name`), beside the best returns without memory and with perfect card counting (higher_lower_ceiling.json).
+    Without either file, nothing."""
+    ceiling_path = os.path.join(RESULTS, "higher_lower_ceiling.json")
+    if not os.path.exists(os.path.join(RESULTS, name)) or not os.path.exists(ceiling_path):
+        return "", str
+    with open(ceiling_path) as f:
+        ceiling = json.load(f)
+    with open(os.path.join(RESULTS, name)) as f:
+        command = json.load(f)["command"]
+    rows, before = popgym_rows(name), popgym_rows(table)
+    trained = [(key, seed, row) for key, by_seed in rows.items() for seed, row in by_seed.items()]
+    same = sum(row["eval_returns"][:10] == before[key][seed]["eval_returns"]
+               and row["train_last20"] == before[key][seed]["train_last20"] for key, seed, row in trained)  # fmt: skip
+    episodes = " or ".join(map(str, eval_episode_counts(row for _, _, row in trained)))
+    names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer"}
+    ran = [c for c in names if ("HigherLowerEasy", c) in rows]
+    ours = rows[("HigherLowerEasy", "ppo_lstm")]
+
+    def error(contender: str) -> float:  # the standard error of the mean over the seeds of each seed's mean return
+        returns = [row["eval_returns"] for row in rows[("HigherLowerEasy", contender)].values()]
+        return sum(statistics.variance(r) / len(r) for r in returns) ** 0.5 / len(returns)
+
+    evals = ", ".join(f"{names[c]} {seeds_mean(rows[('HigherLowerEasy', c)]):.3f} +- {error(c):.3f}" for c in ran)
+    above = ", ".join("{} on {} of {}".format(names[c], *seeds_above(ours, rows[("HigherLowerEasy", c)])) for c in ran[1:])
+    beyond = [names[c] for c in ran
+              if seeds_mean(rows[("HigherLowerEasy", c)]) - ceiling["memoryless_expected"] > 2 * error(c)]  # fmt: skip
+    intro = (
+        "HigherLowerEasy, where ours and the MLP evaluate level above, what memory can give there, and the same "
+        f"training runs evaluated over {episodes} episodes instead of 10 (`{command}`, and the peer's invocation beside "
+        f"it with `--contenders sb3-contrib`; {same} of {len(trained)} runs trained as in the table above, every "
+        "last-20 training mean and the first 10 evaluation returns the same). The env deals one deck, and a guess "
+        "changes nothing later: without memory the best guess is \"higher\" below a 7 and \"lower\" above it, which "
+        f"expects {ceiling['memoryless_expected']:.3f} (336/676; played in popgym's env, "
+        f"{ceiling['memoryless']['mean']:.3f} over {ceiling['episodes']:,} episodes), and perfect card counting "
+        f"{ceiling['counting']['mean']:.3f} (`{ceiling['command']}`): memory is worth "
+        f"{ceiling['counting']['mean'] - ceiling['memoryless_expected']:.3f} at most. Over the seeds (mean +- its "
+        f"standard error over the episodes): {evals}; ours above {above} seeds. "
+        + (f"Beyond the best memoryless play by more than twice the standard error: {', '.join(beyond)}"
+           if beyond else "No contender is beyond the best memoryless play by more than twice its standard error: "
+           "none shows that it counts cards, which the evaluation over 10 episodes, level to two decimals, could not "
+           "tell either")
+        + ":"
+    )
+    return intro, lambda: popgym_table(name, command + " and --contenders sb3-contrib beside it")
+
+
 def autoencode_later_text(
     later: list[str], peer: list[dict] = (), chosen: list[dict] = (), peer_later: dict | None = None
 ) -> str:
@@ -2837,6 +2885,7 @@ def main() -> None:
                              "ConcentrationEasy as said above"))
     parts += results_section("popgym_1m.json", *autoencode_1m_section())
     parts += results_section("popgym_autoencode_200k.json", *autoencode_200k_section())
+    parts += results_section("popgym_higherlower_100ep.json", *higher_lower_section())
     parts += results_section(
         "popgym_pendulum_epyc_avx2.json",
         "The two Pendulum envs with ppo_lstm_continuous.py's defaults of then (the discount rising from 0.9 to 0.98 over "

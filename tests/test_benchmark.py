@@ -24,6 +24,7 @@ import arithmetic  # noqa: E402
 import atari_gpu_speed  # noqa: E402
 import episode_ends  # noqa: E402
 import eval_noise  # noqa: E402
+import higher_lower_ceiling  # noqa: E402
 import pendulum_optimal  # noqa: E402
 import plot  # noqa: E402
 import report  # noqa: E402
@@ -923,6 +924,54 @@ def test_autoencode_200k_section_gives_each_contender_its_settings_and_names_the
         "the first step of the play phase (the last card shown, which needs no memory), 0.70 at the second (the card "
         "shown two steps before), 0.50 at the third and 0.30 at the fourth, and 0.25 from the ninth on, where a guess is "
         "right one time in four. Its mean return over those episodes: -0.250 / -0.200 (seeds 1, 2).")
+
+
+def test_higher_lower_ceiling_plays_the_memoryless_optimum_and_card_counting_beats_it():
+    """benchmark/higher_lower_ceiling.py, in popgym's own HigherLowerEasy: the memoryless guess comes out at the 336/676
+    worked out in its docstring (within 4 standard errors over 2,000 episodes), and counting the cards seen beats it."""
+    result = higher_lower_ceiling.main(higher_lower_ceiling.Args(episodes=2000, out=""))
+    memoryless, counting = result["memoryless"], result["counting"]
+    assert result["memoryless_expected"] == pytest.approx(0.4970414)
+    assert abs(memoryless["mean"] - 336 / 676) < 4 * memoryless["stderr"] and memoryless["stderr"] < 0.003
+    assert counting["mean"] - memoryless["mean"] > 0.02
+
+
+def test_higher_lower_section_checks_the_runs_against_the_table_and_sets_them_beside_the_memoryless_best(
+    tmp_path, monkeypatch
+):
+    """report.higher_lower_section: how many runs trained as the table's (their last-20 training mean and first 10
+    evaluation returns), each contender's mean over its seeds with the standard error of that mean over the episodes,
+    the seeds ours is above each rival on, and who is beyond the memoryless best by more than twice that error."""
+    monkeypatch.setattr(report, "RESULTS", str(tmp_path))
+    machine = {"cpu": "CPU", "cores": 2, "torch": "t", "python": "p"}
+    env_id = "popgym:popgym-HigherLowerEasy-v0"
+    # 20 evaluation returns a seed, its mean plus and minus the contender's spread in turn
+    spread = {"ppo_lstm": 0.1, "mlp": 0.2}
+    means = {("ppo_lstm", 1): 0.6, ("ppo_lstm", 2): 0.5, ("ppo_lstm", 3): 0.55, ("mlp", 1): 0.5, ("mlp", 2): 0.52,
+             ("mlp", 3): 0.45}  # fmt: skip
+    runs = [{"contender": c, "env_id": env_id, "seed": seed, "eval_episodes": 20, "train_last20": 0.4 + seed / 100,
+             "eval_returns": [m + spread[c] * (-1) ** i for i in range(20)], "eval_mean_return": m}
+            for (c, seed), m in means.items()]  # fmt: skip
+    before = [{**row, "eval_returns": row["eval_returns"][:10], "eval_episodes": 10} for row in runs]
+    before[0] = {**before[0], "train_last20": 0.0}  # one run trained otherwise
+    for name, rows in (("popgym_higherlower_100ep.json", runs), ("popgym_r64.json", before)):
+        with open(tmp_path / name, "w") as f:
+            json.dump({"command": f"CMD {name}", "machine": machine, "steps": 1, "flags": "", "runs": rows}, f)
+    assert report.higher_lower_section() == ("", str)  # without the ceiling's file, nothing
+    with open(tmp_path / "higher_lower_ceiling.json", "w") as f:
+        json.dump({"command": "CEIL", "episodes": 1000, "memoryless_expected": 0.5, "memoryless": {"mean": 0.49},
+                   "counting": {"mean": 0.53}}, f)  # fmt: skip
+    intro, table = report.higher_lower_section()
+    # a seed's variance over its 20 returns: spread^2 * 20 / 19; the mean's error: sqrt(3 * that / 20) / 3
+    ours_error, mlp_error = ((3 * s**2 / 19) ** 0.5 / 3 for s in (0.1, 0.2))
+    assert "5 of 6 runs trained as in the table above" in intro and "over 20 episodes instead of 10 (`CMD popgym_h" in intro
+    assert "expects 0.500 (336/676; played in popgym's env, 0.490 over 1,000 episodes), and perfect card counting 0.530" in (
+        intro
+    )
+    assert "memory is worth 0.030 at most" in intro
+    assert f"ours 0.550 +- {ours_error:.3f}, the MLP 0.490 +- {mlp_error:.3f}; ours above the MLP on 2 of 3 seeds." in intro
+    assert "Beyond the best memoryless play by more than twice the standard error: ours:" in intro  # 0.05 > 2 * 0.013
+    assert "| HigherLowerEasy | 0.55 +- 0.04 / 0.42 (3) | 0.49 +- 0.03 / 0.42 (3) | - | - |" in table()
 
 
 def test_autoencode_recall_replays_the_runs_own_evaluation_and_counts_each_play_step():
