@@ -755,8 +755,8 @@ def higher_lower_section(name: str = "popgym_higherlower_100ep.json", table: str
               if seeds_mean(rows[("HigherLowerEasy", c)]) - ceiling["memoryless_expected"] > 2 * error(c)]  # fmt: skip
     intro = (
         "HigherLowerEasy, where ours and the MLP evaluate level above, what memory can give there, and the same "
-        f"training runs evaluated over {episodes} episodes instead of 10 (`{command}`, and the peer's invocation beside "
-        f"it with `--contenders sb3-contrib`; {same} of {len(trained)} runs trained as in the table above, every "
+        f"training runs evaluated over {episodes} episodes instead of 10 (`{command}`; {same} of {len(trained)} runs "
+        "trained as in the table above, every "
         "last-20 training mean and the first 10 evaluation returns the same). The env deals one deck, and a guess "
         "changes nothing later: without memory the best guess is \"higher\" below a 7 and \"lower\" above it, which "
         f"expects {ceiling['memoryless_expected']:.3f} (336/676; played in popgym's env, "
@@ -770,7 +770,7 @@ def higher_lower_section(name: str = "popgym_higherlower_100ep.json", table: str
            "tell either")
         + ":"
     )
-    return intro, lambda: popgym_table(name, command + " and --contenders sb3-contrib beside it")
+    return intro, lambda: popgym_table(name, command)
 
 
 def autoencode_later_text(
