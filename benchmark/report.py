@@ -725,10 +725,31 @@ def autoencode_200k_section() -> tuple[str, object]:
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
-def higher_lower_section(name: str = "popgym_higherlower_100ep.json", table: str = "popgym_r64.json") -> tuple[str, object]:
-    """The intro and the table of HigherLowerEasy's runs of `table` trained again and evaluated over more episodes
-    (`name`), beside the best returns without memory and with perfect card counting (higher_lower_ceiling.json).
-    Without either file, nothing."""
+def beside_memoryless(rows: dict, memoryless: float) -> tuple[str, str, list[str]]:
+    """HigherLowerEasy's rows of benchmark/popgym_suite.py ((env, contender) -> seed -> row) against the best return
+    without memory: each contender's mean over its seeds with the standard error of that mean over the evaluation
+    episodes, on how many seeds ours evaluated above each other contender, and who is beyond `memoryless` by more than
+    twice that error."""
+    names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer"}
+    ran = [c for c in names if ("HigherLowerEasy", c) in rows]
+    ours = rows[("HigherLowerEasy", "ppo_lstm")]
+
+    def error(contender: str) -> float:  # the standard error of the mean over the seeds of each seed's mean return
+        returns = [row["eval_returns"] for row in rows[("HigherLowerEasy", contender)].values()]
+        return sum(statistics.variance(r) / len(r) for r in returns) ** 0.5 / len(returns)
+
+    evals = ", ".join(f"{names[c]} {seeds_mean(rows[('HigherLowerEasy', c)]):.3f} +- {error(c):.3f}" for c in ran)
+    above = ", ".join("{} on {} of {}".format(names[c], *seeds_above(ours, rows[("HigherLowerEasy", c)])) for c in ran[1:])
+    beyond = [names[c] for c in ran if seeds_mean(rows[("HigherLowerEasy", c)]) - memoryless > 2 * error(c)]
+    return evals, above, beyond
+
+
+def higher_lower_section(
+    name: str = "popgym_higherlower_100ep.json", table: str = "popgym_r64.json", longer: str = "popgym_higherlower_200k.json"
+) -> tuple[str, object]:
+    """The intro and the tables of HigherLowerEasy's runs of `table` trained again and evaluated over more episodes
+    (`name`), beside the best returns without memory and with perfect card counting (higher_lower_ceiling.json), and
+    the runs of a longer budget (`longer`) if there are any. Without the first two files, nothing."""
     ceiling_path = os.path.join(RESULTS, "higher_lower_ceiling.json")
     if not os.path.exists(os.path.join(RESULTS, name)) or not os.path.exists(ceiling_path):
         return "", str
@@ -741,28 +762,18 @@ def higher_lower_section(name: str = "popgym_higherlower_100ep.json", table: str
     same = sum(row["eval_returns"][:10] == before[key][seed]["eval_returns"]
                and row["train_last20"] == before[key][seed]["train_last20"] for key, seed, row in trained)  # fmt: skip
     episodes = " or ".join(map(str, eval_episode_counts(row for _, _, row in trained)))
-    names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer"}
-    ran = [c for c in names if ("HigherLowerEasy", c) in rows]
-    ours = rows[("HigherLowerEasy", "ppo_lstm")]
-
-    def error(contender: str) -> float:  # the standard error of the mean over the seeds of each seed's mean return
-        returns = [row["eval_returns"] for row in rows[("HigherLowerEasy", contender)].values()]
-        return sum(statistics.variance(r) / len(r) for r in returns) ** 0.5 / len(returns)
-
-    evals = ", ".join(f"{names[c]} {seeds_mean(rows[('HigherLowerEasy', c)]):.3f} +- {error(c):.3f}" for c in ran)
-    above = ", ".join("{} on {} of {}".format(names[c], *seeds_above(ours, rows[("HigherLowerEasy", c)])) for c in ran[1:])
-    beyond = [names[c] for c in ran
-              if seeds_mean(rows[("HigherLowerEasy", c)]) - ceiling["memoryless_expected"] > 2 * error(c)]  # fmt: skip
+    memoryless = ceiling["memoryless_expected"]
+    evals, above, beyond = beside_memoryless(rows, memoryless)
     intro = (
         "HigherLowerEasy, where ours and the MLP evaluate level above, what memory can give there, and the same "
         f"training runs evaluated over {episodes} episodes instead of 10 (`{command}`; {same} of {len(trained)} runs "
         "trained as in the table above, every "
         "last-20 training mean and the first 10 evaluation returns the same). The env deals one deck, and a guess "
         "changes nothing later: without memory the best guess is \"higher\" below a 7 and \"lower\" above it, which "
-        f"expects {ceiling['memoryless_expected']:.3f} (336/676; played in popgym's env, "
+        f"expects {memoryless:.3f} (336/676; played in popgym's env, "
         f"{ceiling['memoryless']['mean']:.3f} over {ceiling['episodes']:,} episodes), and perfect card counting "
         f"{ceiling['counting']['mean']:.3f} (`{ceiling['command']}`): memory is worth "
-        f"{ceiling['counting']['mean'] - ceiling['memoryless_expected']:.3f} at most. Over the seeds (mean +- its "
+        f"{ceiling['counting']['mean'] - memoryless:.3f} at most. Over the seeds (mean +- its "
         f"standard error over the episodes): {evals}; ours above {above} seeds. "
         + (f"Beyond the best memoryless play by more than twice the standard error: {', '.join(beyond)}"
            if beyond else "No contender is beyond the best memoryless play by more than twice its standard error: "
@@ -770,7 +781,22 @@ def higher_lower_section(name: str = "popgym_higherlower_100ep.json", table: str
            "tell either")
         + ":"
     )
-    return intro, lambda: popgym_table(name, command)
+    if not os.path.exists(os.path.join(RESULTS, longer)):
+        return intro, lambda: popgym_table(name, command)
+    with open(os.path.join(RESULTS, longer)) as f:
+        suite = json.load(f)
+    longer_rows = popgym_rows(longer)
+    evals, above, beyond = beside_memoryless(longer_rows, memoryless)
+    peer_seconds = [row["seconds"] for row in rows.get(("HigherLowerEasy", "sb3-contrib"), {}).values()]
+    peer = "" if ("HigherLowerEasy", "sb3-contrib") in longer_rows or not peer_seconds else (
+        f"; the peer did not run at this budget, its runs above having taken {min(peer_seconds):.0f} to "
+        f"{max(peer_seconds):.0f} seconds each")
+    after = (
+        f"At {suite['steps']:,} steps, on the same seeds and CPU model (`{suite['command']}`{peer}), over the seeds: {evals}"
+        + (f"; ours above {above} seeds" if above else "")
+        + f"; beyond the best memoryless play by more than twice the standard error: {', '.join(beyond) or 'none'}:"
+    )
+    return intro, lambda: popgym_table(name, command) + "\n\n" + after + "\n\n" + popgym_table(longer, suite["command"])
 
 
 def autoencode_later_text(

@@ -972,6 +972,19 @@ def test_higher_lower_section_checks_the_runs_against_the_table_and_sets_them_be
     assert f"ours 0.550 +- {ours_error:.3f}, the MLP 0.490 +- {mlp_error:.3f}; ours above the MLP on 2 of 3 seeds." in intro
     assert "Beyond the best memoryless play by more than twice the standard error: ours:" in intro  # 0.05 > 2 * 0.013
     assert "| HigherLowerEasy | 0.55 +- 0.04 / 0.42 (3) | 0.49 +- 0.03 / 0.42 (3) | - | - |" in table()
+    # a longer budget, ours (0.1 below the memoryless best) and the MLP (0.1 above it, as evaluated), the peer not run
+    # there: its seconds come from its runs above
+    peer = {**runs[0], "contender": "sb3-contrib", "seconds": 7}
+    for name, rows in (("popgym_higherlower_100ep.json", runs + [peer]), ("popgym_r64.json", before + [peer])):
+        with open(tmp_path / name, "w") as f:
+            json.dump({"command": "CMD", "machine": machine, "steps": 1, "flags": "", "runs": rows}, f)
+    longer = [{**row, "eval_mean_return": 0.4 if row["contender"] == "ppo_lstm" else 0.6} for row in runs]
+    with open(tmp_path / "popgym_higherlower_200k.json", "w") as f:
+        json.dump({"command": "LONG", "machine": machine, "steps": 200_000, "flags": "", "runs": longer}, f)
+    assert ("At 200,000 steps, on the same seeds and CPU model (`LONG`; the peer did not run at this budget, its runs above "
+            f"having taken 7 to 7 seconds each), over the seeds: ours 0.400 +- {ours_error:.3f}, the MLP 0.600 +- "
+            f"{mlp_error:.3f}; ours above the MLP on 0 of 3 seeds; beyond the best memoryless play by more than twice the "
+            "standard error: the MLP:") in report.higher_lower_section()[1]()
 
 
 def test_autoencode_recall_replays_the_runs_own_evaluation_and_counts_each_play_step():
