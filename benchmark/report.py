@@ -786,6 +786,7 @@ def higher_lower_section(
     with open(os.path.join(RESULTS, longer)) as f:
         suite = json.load(f)
     longer_rows = popgym_rows(longer)
+    names = {"ppo_lstm": "ours", "mlp": "the MLP"}
     evals, above, beyond = beside_memoryless(longer_rows, memoryless)
     peer_seconds = [row["seconds"] for row in rows.get(("HigherLowerEasy", "sb3-contrib"), {}).values()]
     peer = "" if ("HigherLowerEasy", "sb3-contrib") in longer_rows or not peer_seconds else (
@@ -794,7 +795,11 @@ def higher_lower_section(
     after = (
         f"At {suite['steps']:,} steps, on the same seeds and CPU model (`{suite['command']}`{peer}), over the seeds: {evals}"
         + (f"; ours above {above} seeds" if above else "")
-        + f"; beyond the best memoryless play by more than twice the standard error: {', '.join(beyond) or 'none'}:"
+        + f"; beyond the best memoryless play by more than twice the standard error: {', '.join(beyond) or 'none'}. The "
+        "last 20 training episodes (the policy as sampled), over the seeds: "
+        + ", ".join(f"{names[c]} {seeds_mean(longer_rows[('HigherLowerEasy', c)], 'train_last20'):.3f}" for c in names
+                    if ("HigherLowerEasy", c) in longer_rows)  # fmt: skip
+        + ":"
     )
     return intro, lambda: popgym_table(name, command) + "\n\n" + after + "\n\n" + popgym_table(longer, suite["command"])
 

@@ -978,13 +978,16 @@ def test_higher_lower_section_checks_the_runs_against_the_table_and_sets_them_be
     for name, rows in (("popgym_higherlower_100ep.json", runs + [peer]), ("popgym_r64.json", before + [peer])):
         with open(tmp_path / name, "w") as f:
             json.dump({"command": "CMD", "machine": machine, "steps": 1, "flags": "", "runs": rows}, f)
-    longer = [{**row, "eval_mean_return": 0.4 if row["contender"] == "ppo_lstm" else 0.6} for row in runs]
+    longer = [{**row, "eval_mean_return": 0.6, "train_last20": 0.3 + row["seed"] / 100} for row in runs]
+    longer = [{**row, "eval_mean_return": 0.4, "train_last20": 0.45} if row["contender"] == "ppo_lstm" else row
+              for row in longer]  # fmt: skip
     with open(tmp_path / "popgym_higherlower_200k.json", "w") as f:
         json.dump({"command": "LONG", "machine": machine, "steps": 200_000, "flags": "", "runs": longer}, f)
     assert ("At 200,000 steps, on the same seeds and CPU model (`LONG`; the peer did not run at this budget, its runs above "
             f"having taken 7 to 7 seconds each), over the seeds: ours 0.400 +- {ours_error:.3f}, the MLP 0.600 +- "
             f"{mlp_error:.3f}; ours above the MLP on 0 of 3 seeds; beyond the best memoryless play by more than twice the "
-            "standard error: the MLP:") in report.higher_lower_section()[1]()
+            "standard error: the MLP. The last 20 training episodes (the policy as sampled), over the seeds: ours 0.450, the "
+            "MLP 0.320:") in report.higher_lower_section()[1]()
 
 
 def test_autoencode_recall_replays_the_runs_own_evaluation_and_counts_each_play_step():
