@@ -725,12 +725,16 @@ def autoencode_200k_section() -> tuple[str, object]:
     return intro, lambda: autoencode_tuning_table() + "\n\n" + popgym_table(name, command) + recall
 
 
+# how the prose names each trained contender of benchmark/popgym_suite.py
+CONTENDER_NAMES = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer"}
+
+
 def beside_memoryless(rows: dict, memoryless: float) -> tuple[str, str, list[str]]:
     """HigherLowerEasy's rows of benchmark/popgym_suite.py ((env, contender) -> seed -> row) against the best return
     without memory: each contender's mean over its seeds with the standard error of that mean over the evaluation
     episodes, on how many seeds ours evaluated above each other contender, and who is beyond `memoryless` by more than
     twice that error."""
-    names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer"}
+    names = CONTENDER_NAMES
     ran = [c for c in names if ("HigherLowerEasy", c) in rows]
     ours = rows[("HigherLowerEasy", "ppo_lstm")]
 
@@ -786,7 +790,7 @@ def higher_lower_section(
     with open(os.path.join(RESULTS, longer)) as f:
         suite = json.load(f)
     longer_rows = popgym_rows(longer)
-    names = {"ppo_lstm": "ours", "mlp": "the MLP"}
+    names = CONTENDER_NAMES
     evals, above, beyond = beside_memoryless(longer_rows, memoryless)
     peer_seconds = [row["seconds"] for row in rows.get(("HigherLowerEasy", "sb3-contrib"), {}).values()]
     peer = "" if ("HigherLowerEasy", "sb3-contrib") in longer_rows or not peer_seconds else (
