@@ -331,9 +331,12 @@ def popgym_env_name(env_id: str) -> str:
     return env_id.split(":")[-1].removeprefix("popgym-").removesuffix("-v0")
 
 
-def rows_again(first: str, again: list[str], contender: str = "sb3-contrib") -> tuple[int, int, list[str]]:
+def rows_again(
+    first: str, again: list[str], contender: str = "sb3-contrib", more_episodes: bool = False
+) -> tuple[int, int, list[str]]:
     """A contender's POPGym rows run again in later files, checked against those of a first file: how many came out
-    the same (every evaluation return and the last-20 training mean), of how many, and on which envs."""
+    the same (every evaluation return and the last-20 training mean; with more_episodes, rows evaluated over more
+    episodes, whose first ones must be the first file's), of how many, and on which envs."""
     def contender_rows(name: str) -> dict:
         with open(os.path.join(RESULTS, name)) as f:
             rows = json.load(f)["runs"]
@@ -344,7 +347,8 @@ def rows_again(first: str, again: list[str], contender: str = "sb3-contrib") -> 
         for key, row in contender_rows(name).items():
             total += 1
             ref = before.get(key, {})  # a row the first run lacks counts as not the same
-            same += [row["eval_returns"], row["train_last20"]] == [ref.get("eval_returns"), ref.get("train_last20")]
+            returns = row["eval_returns"][: len(ref.get("eval_returns") or [])] if more_episodes else row["eval_returns"]
+            same += [returns, row["train_last20"]] == [ref.get("eval_returns"), ref.get("train_last20")]
             envs.add(popgym_env_name(key[0]))
     return same, total, sorted(envs)
 
@@ -761,16 +765,15 @@ def higher_lower_section(
         ceiling = json.load(f)
     with open(os.path.join(RESULTS, name)) as f:
         command = json.load(f)["command"]
-    rows, before = popgym_rows(name), popgym_rows(table)
-    trained = [(key, seed, row) for key, by_seed in rows.items() for seed, row in by_seed.items()]
-    same = sum(row["eval_returns"][:10] == before[key][seed]["eval_returns"]
-               and row["train_last20"] == before[key][seed]["train_last20"] for key, seed, row in trained)  # fmt: skip
-    episodes = " or ".join(map(str, eval_episode_counts(row for _, _, row in trained)))
+    rows = popgym_rows(name)
+    counts = [rows_again(table, [name], contender, more_episodes=True)[:2] for contender in CONTENDER_NAMES]
+    same, trained = sum(count[0] for count in counts), sum(count[1] for count in counts)
+    episodes = " or ".join(map(str, eval_episode_counts(row for by_seed in rows.values() for row in by_seed.values())))
     memoryless = ceiling["memoryless_expected"]
     evals, above, beyond = beside_memoryless(rows, memoryless)
     intro = (
         "HigherLowerEasy, where ours and the MLP evaluate level above, what memory can give there, and the same "
-        f"training runs evaluated over {episodes} episodes instead of 10 (`{command}`; {same} of {len(trained)} runs "
+        f"training runs evaluated over {episodes} episodes instead of 10 (`{command}`; {same} of {trained} runs "
         "trained as in the table above, every "
         "last-20 training mean and the first 10 evaluation returns the same). The env deals one deck, and a guess "
         "changes nothing later: without memory the best guess is \"higher\" below a 7 and \"lower\" above it, which "
