@@ -216,8 +216,11 @@ def check_env(args: Args) -> np.ndarray:
     except gym.error.DependencyNotInstalled as error:
         fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
     except (gym.error.UnregisteredEnv, gym.error.DeprecatedEnv):
-        close = difflib.get_close_matches(name, list(gym.registry), n=3)
-        fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}")
+        # with the module named, each close match is given as an id to pass as it is
+        close = [f"{module}:{m}" if module else m for m in difflib.get_close_matches(name, list(gym.registry), n=3)]
+        elsewhere = "" if module else "; an id that a package registers when imported is named with it: MODULE:EnvId"
+        fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}"
+             + elsewhere)  # fmt: skip
     except ModuleNotFoundError as error:
         missing = (error.__cause__ or error).name  # gym.make re-raises the prefix's import error with its own message
         what = f"module '{module}' of" if module and missing and module.startswith(missing) else "a module needed by"

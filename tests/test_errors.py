@@ -1,5 +1,6 @@
 """CONTRACT section 7: bad input gets one clear line on stderr and exit code 2, before any training."""
 
+import ast
 import os
 import signal
 import subprocess
@@ -304,6 +305,19 @@ def test_command_line_error_has_no_traceback(name):
     out, err = cli(name, "--env-id", "NoSuchEnv-v0").communicate(timeout=60)
     assert err.startswith(f"{name}.py: error: unknown env id 'NoSuchEnv-v0'") and "Traceback" not in err
     assert len(err.strip().splitlines()) == 1
+    assert err.strip().endswith("; an id that a package registers when imported is named with it: MODULE:EnvId")
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_an_unknown_id_of_a_named_module_is_answered_with_ids_that_work(capsys, name):
+    # conftest registers FiveStepsOfOne-v0 when imported: misspelt with the module named, each close match comes back
+    # with the module in front, ready to pass as it is, and the hint to name a module is left out
+    right = env_of(name, "FiveStepsOfOne")
+    err = one_line_error(capsys, name, env_id="conftest:" + right.replace("Of", "0f"))
+    close = ast.literal_eval(err.split("close matches: ")[1].split("; ")[0])  # the printed list
+    assert close[0] == "conftest:" + right and all(c.startswith("conftest:") for c in close)
+    assert "MODULE:EnvId" not in err
+    assert run(name, env_id=close[0])["env_id"] == close[0]
 
 
 def test_import_has_no_side_effects():
