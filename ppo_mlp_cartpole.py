@@ -161,7 +161,7 @@ class FlatObservation(gym.ObservationWrapper):
         self.keys = None
         if isinstance(space, gym.spaces.Dict):
             self.keys = [key for key, part in space.spaces.items() if not is_text(part)]
-            space = gym.spaces.Dict({key: space[key] for key in self.keys})
+            space = gym.spaces.Dict([(key, space[key]) for key in self.keys])  # a sequence keeps the order as it is
         self.parts = space
         self.box_entries = box_entries(space)  # (flatdim,) True where a Box part lies: only those are normalised
         self.observation_space = gym.spaces.flatten_space(space)
