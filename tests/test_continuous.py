@@ -68,6 +68,19 @@ def test_evaluation_takes_the_mean_action_clipped():
         returns.append(summary["eval_mean_return"])
         assert len(SENT) == 10 and (np.abs(np.stack(SENT)) <= 2.0).all()
     assert returns[0] == returns[1]
+    # the same policy with its mean moved to about 5, past the bound of 2: the env gets the bound, as the mean action
+    # and as samples (--eval-sample) alike
+    shifted = torch.load(trained["checkpoint"], weights_only=False)
+    shifted["model"]["actor_mean.2.bias"].fill_(5.0)
+    path = trained["checkpoint"].replace(".pt", "_shifted.pt")
+    torch.save(shifted, path)
+    for eval_sample in [False, True]:
+        SENT.clear()
+        run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=path, eval_episodes=2,
+            eval_sample=eval_sample)  # fmt: skip
+        sent = np.stack(SENT)
+        assert len(sent) == 20 and (np.abs(sent) <= 2.0).all()
+        assert (sent == 2.0).mean() > (0.5 if eval_sample else 0.99)  # samples of std 4.5 around 5: most beyond 2
 
 
 def test_reward_floor_raises_training_rewards_but_not_the_logged_return(monkeypatch):
