@@ -143,3 +143,22 @@ def test_the_agent_sees_one_hots_as_they_are_and_the_box_normalised(name, monkey
     inputs = torch.cat([s.reshape(-1, 3) for s in seen])
     assert set(inputs[:, :2].unique().tolist()) == {0.0, 1.0} and (inputs[:, :2].sum(1) == 1).all()
     assert (inputs[:, 2] < 0).any()
+
+
+def test_stacked_frames_keep_each_frames_one_hots_and_normalise_each_frames_box(monkeypatch):
+    """ppo_mlp_cartpole.py with --frame-stack 2 on Tuple(Discrete(2), Box(0, 1)) observations: the input is two frames
+    of (one-hot, Box entry) one after the other, and --norm-obs touches the Box entry of each frame, not the one-hots."""
+    module = load("ppo_mlp_cartpole")
+    seen, original = [], module.Agent.get_action_and_value
+
+    def spy(self, obs, *args, **kwargs):
+        seen.append(obs.clone())
+        return original(self, obs, *args, **kwargs)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run("ppo_mlp_cartpole", env_id="Space-tuple-v0", norm_obs=True, frame_stack=2)
+    inputs = torch.cat([s.reshape(-1, 6) for s in seen])
+    for frame in (0, 3):
+        one_hot = inputs[:, frame : frame + 2]
+        assert set(one_hot.unique().tolist()) == {0.0, 1.0} and (one_hot.sum(1) == 1).all()
+        assert (inputs[:, frame + 2] < 0).any()  # normalised: the raw entry in [0, 1] is never negative
