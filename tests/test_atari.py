@@ -673,5 +673,20 @@ def test_two_ranks_stop_their_epochs_together_at_the_target_kl():
                    "--total-timesteps", "256", "--eval-episodes", "0", "--learning-rate", "0.003", "--target-kl", "0.002",
                    timeout=120)  # a rank left waiting in a collective would hang: the timeout fails the test
     assert out.returncode == 0, out.stderr[-3000:]
-    steps = [torch.load(f"rank{r}.pt")["optimizer_steps"] for r in (0, 1)]
+    ranks = [torch.load(f"rank{r}.pt") for r in (0, 1)]
+    steps = [r["optimizer_steps"] for r in ranks]
     assert steps[0] == steps[1] < 4 * 8 * 2  # 4 updates of at most 8 epochs of 2 minibatches
+    # the script's all-reduces: each epoch's KL (a number), then once per update the non-finite flags (two)
+    kinds = [before.shape for before, _ in ranks[0]["reductions"]]
+    assert kinds == [before.shape for before, _ in ranks[1]["reductions"]] and kinds.count((2,)) == 4
+    updates, epochs = [], []
+    for (kl_0, total), (kl_1, _) in zip(ranks[0]["reductions"], ranks[1]["reductions"], strict=True):
+        if kl_0.shape == (2,):
+            updates, epochs = updates + [epochs], []
+        else:
+            torch.testing.assert_close(total, kl_0 + kl_1)  # a sum: the script divides it by the ranks
+            epochs.append(float(total) / 2)
+    assert sum(map(len, updates)) * 2 == steps[0]
+    for kls in updates:  # an update stops at the first epoch whose KL, the mean over the ranks, passes the target
+        assert all(kl <= 0.002 for kl in kls[:-1]) and (kls[-1] > 0.002 or len(kls) == 8), kls
+    assert any(len(kls) < 8 for kls in updates)

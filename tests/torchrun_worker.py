@@ -1,6 +1,6 @@
 """Started by torchrun from test_atari.py: ppo_gru_atari.py's main on this rank, recording the seed its envs get, the
-weights after every update, the values of every rollout and the number of optimiser steps, saved as rank{RANK}.pt in
-the working folder."""
+weights after every update, the values of every rollout, the number of optimiser steps and every tensor the script
+all-reduces (before and after), saved as rank{RANK}.pt in the working folder."""
 
 import os
 import sys
@@ -31,9 +31,21 @@ def record_seed(args, backend, num_envs, seed, *rest, **kwargs):
     return make_envs(args, backend, num_envs, seed, *rest, **kwargs)
 
 
+reductions, all_reduce = [], module.dist.all_reduce
+
+
+def record_all_reduce(tensor, *args, **kwargs):  # the script's own calls (DistributedDataParallel reduces in C++)
+    before = tensor.detach().clone()
+    work = all_reduce(tensor, *args, **kwargs)
+    reductions.append((before, tensor.detach().clone()))
+    return work
+
+
 optimizer_steps = []
 register_optimizer_step_post_hook(lambda *args: optimizer_steps.append(1))
 module.training_state, module.compute_gae, module.make_envs = record_weights, record_values, record_seed
+module.dist = type("RecordedDist", (), {"__getattr__": lambda self, name: getattr(torch.distributed, name),
+                                        "all_reduce": staticmethod(record_all_reduce)})()  # fmt: skip
 module.main(tyro.cli(module.Args))
-torch.save({"weights": weights, "values": values, "env_seeds": env_seeds, "optimizer_steps": len(optimizer_steps)},
-           f"rank{os.environ['RANK']}.pt")  # fmt: skip
+torch.save({"weights": weights, "values": values, "env_seeds": env_seeds, "optimizer_steps": len(optimizer_steps),
+            "reductions": reductions}, f"rank{os.environ['RANK']}.pt")  # fmt: skip
