@@ -1346,7 +1346,8 @@ def gpu_tests_section() -> list[str]:
     return [text, "", "\n".join(lines)]
 
 
-def main() -> None:
+def results_block() -> str:
+    """The README's results section, between START and END, from the committed results."""
     parts = ["### Where our defaults stand against the peers", "",
              "Each line is a peer comparison of the tables below: our script on its defaults (of now, unless the line "
              "says) beside the peer with the settings of rl-baselines3-zoo's published agent and its own defaults, "
@@ -3065,14 +3066,19 @@ def main() -> None:
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "
         "unchanged through `benchmark/legacy_gym`), both at 8 envs x 128 steps, 4 minibatches, 4 epochs:",
         lambda: speed_tables("speed_atari.json"))
+    return "\n".join(parts)
+
+
+def main() -> None:
+    block = results_block()
     readme_path = os.path.join(ROOT, "README.md")
     with open(readme_path) as f:
         readme = f.read()
     head, rest = readme.split(START)
     tail = rest.split(END)[1]
     with open(readme_path, "w") as f:
-        f.write(head + START + "\n" + "\n".join(parts) + END + tail)
-    print("\n".join(parts))
+        f.write(head + START + "\n" + block + END + tail)
+    print(block)
 
 
 if __name__ == "__main__":

@@ -1656,3 +1656,14 @@ def test_rows_run_again_are_checked_against_the_first_run(tmp_path, monkeypatch)
     assert report.rows_again("first.json", ["again.json"]) == (1, 2, ["A"])
     assert report.rows_again("first.json", ["again.json", "more.json"]) == (1, 3, ["A", "B"])
     assert report.rows_again("first.json", ["again.json"], "ppo_lstm") == (0, 1, ["B"])  # no such row in first.json
+
+
+def test_the_readmes_results_are_what_report_writes_from_the_committed_results():
+    """Every figure between the README's results markers comes from `python benchmark/report.py` over the committed
+    results: a number edited by hand, a results file changed without the README written again, or a change to how
+    report.py computes a figure fails here."""
+    with open(os.path.join(ROOT, "README.md")) as f:
+        readme = f.read()
+    assert readme.count(report.START) == readme.count(report.END) == 1
+    written = readme.split(report.START)[1].split(report.END)[0]
+    assert written == "\n" + report.results_block()
