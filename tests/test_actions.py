@@ -55,7 +55,25 @@ for multi in (False, True):
         gym.register(f"Masked{'Multi' if multi else ''}-{masks}-v0", entry_point=MaskedSteps,
                      kwargs={"multi": multi, "masks": masks})  # fmt: skip
 
+
+
+class MisshapenMask(MaskedSteps):
+    """Discrete(5) actions, but an info["action_mask"] of 6 entries."""
+
+    def new_mask(self) -> dict:
+        return {"action_mask": np.append(super().new_mask()["action_mask"], True)}
+
+
+gym.register("MisshapenMask-v0", entry_point=MisshapenMask)
+
 RUN = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, num_minibatches=2, eval_episodes=3)
+
+
+def test_a_mask_of_another_size_than_the_logits_is_one_line(capsys):
+    from test_errors import one_line_error
+
+    err = one_line_error(capsys, "ppo_lstm", env_id="MisshapenMask-v0", **RUN)
+    assert err == "ppo_lstm.py: error: the env's action mask has 6 entries per env, not 5 (one per action)"
 
 
 @pytest.mark.parametrize("env_id", ["Masked-info-v0", "Masked-method-v0", "MaskedMulti-info-v0", "MaskedMulti-method-v0"])
