@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import VECTOR_SCRIPTS, load, run, run_dirs
+from conftest import VECTOR_SCRIPTS, env_of, load, run, run_dirs
 from gymnasium import spaces
 
 
@@ -126,10 +126,10 @@ def test_a_space_with_no_vector_is_one_line(name, capsys):
     assert "cannot make a vector of the observations" in err and "Graph" in err
 
 
-@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_the_agent_sees_one_hots_as_they_are_and_the_box_normalised(name, monkeypatch):
-    """A Tuple(Discrete(2), Box(0, 1)) env trained with --norm-obs: the Agent's inputs keep the one-hot at exactly 0 and
-    1, while the Box entry is normalised (negative values appear, which the raw entry in [0, 1] never has)."""
+def check_tuple_inputs(name: str, monkeypatch, frames: int = 1, **kwargs) -> None:
+    """Trains script `name` with --norm-obs on Tuple(Discrete(2), Box(0, 1)) observations (stacked `frames` deep) and
+    checks every input the Agent was given, frame by frame: the one-hot at exactly 0 and 1, the Box entry normalised
+    (negative values appear, which the raw entry in [0, 1] never has)."""
     module = load(name)
     seen, original = [], module.Agent.get_action_and_value
 
@@ -138,27 +138,20 @@ def test_the_agent_sees_one_hots_as_they_are_and_the_box_normalised(name, monkey
         return original(self, obs, *args, **kwargs)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
-    env_id = "Space-tupleContinuous-v0" if name == "ppo_lstm_continuous" else "Space-tuple-v0"
-    run(name, env_id=env_id, norm_obs=True)
-    inputs = torch.cat([s.reshape(-1, 3) for s in seen])
-    assert set(inputs[:, :2].unique().tolist()) == {0.0, 1.0} and (inputs[:, :2].sum(1) == 1).all()
-    assert (inputs[:, 2] < 0).any()
+    run(name, env_id=env_of(name, "Space-tuple"), norm_obs=True, **kwargs)
+    inputs = torch.cat([s.reshape(-1, 3 * frames) for s in seen])
+    for frame in range(0, 3 * frames, 3):
+        one_hot = inputs[:, frame : frame + 2]
+        assert set(one_hot.unique().tolist()) == {0.0, 1.0} and (one_hot.sum(1) == 1).all()
+        assert (inputs[:, frame + 2] < 0).any()
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_the_agent_sees_one_hots_as_they_are_and_the_box_normalised(name, monkeypatch):
+    check_tuple_inputs(name, monkeypatch)
 
 
 def test_stacked_frames_keep_each_frames_one_hots_and_normalise_each_frames_box(monkeypatch):
-    """ppo_mlp_cartpole.py with --frame-stack 2 on Tuple(Discrete(2), Box(0, 1)) observations: the input is two frames
-    of (one-hot, Box entry) one after the other, and --norm-obs touches the Box entry of each frame, not the one-hots."""
-    module = load("ppo_mlp_cartpole")
-    seen, original = [], module.Agent.get_action_and_value
-
-    def spy(self, obs, *args, **kwargs):
-        seen.append(obs.clone())
-        return original(self, obs, *args, **kwargs)
-
-    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
-    run("ppo_mlp_cartpole", env_id="Space-tuple-v0", norm_obs=True, frame_stack=2)
-    inputs = torch.cat([s.reshape(-1, 6) for s in seen])
-    for frame in (0, 3):
-        one_hot = inputs[:, frame : frame + 2]
-        assert set(one_hot.unique().tolist()) == {0.0, 1.0} and (one_hot.sum(1) == 1).all()
-        assert (inputs[:, frame + 2] < 0).any()  # normalised: the raw entry in [0, 1] is never negative
+    """ppo_mlp_cartpole.py with --frame-stack 2: the input is two frames of (one-hot, Box entry) one after the other,
+    and --norm-obs touches the Box entry of each frame, not the one-hots."""
+    check_tuple_inputs("ppo_mlp_cartpole", monkeypatch, frames=2, frame_stack=2)
