@@ -1204,6 +1204,13 @@ def test_popgym_suite_resumes_skips_the_mlp_on_continuous_actions_and_keeps_rows
     assert settings[("ppo_lstm", "Pendulum-v1")]["norm_obs_until"] == load("ppo_lstm_continuous").Args().norm_obs_until
     assert settings[("ppo_lstm", "CartPole-v1")]["rnn_hidden_size"] == 8 and settings[("mlp", "CartPole-v1")]["gamma"] == 0
     assert settings[("ppo_lstm", "CartPole-v1")]["eval_episodes"] == 30 and settings[("sb3-contrib", "Pendulum-v1")] is None
+    ran.clear()  # another budget: every row runs again, the peer's and random actions' too (they record no settings)
+    popgym_suite.main(popgym_suite.Args(**{**again, "steps": 200}, eval_episodes=30))
+    assert len(ran) == len(set(ran)) == 11  # 3 envs x 4 contenders, the MLP not on Pendulum's continuous actions
+    assert {contender for contender, _, _ in ran} == {"ppo_lstm.py", "ppo_lstm_continuous.py", "ppo_mlp_cartpole.py",
+                                                      "sb3-contrib", "random"}  # fmt: skip
+    with open(popgym_suite.out_path("popgym")) as f:
+        assert json.load(f)["steps"] == 200
 
 
 def test_popgym_suite_and_peer_reach_record_a_command_a_shell_runs_as_it_ran(tmp_path, monkeypatch):
