@@ -473,14 +473,17 @@ def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef: f
     return loss, pg_loss, v_loss, entropy_loss
 
 
-def action_mask(env: gym.Env | gym.vector.VectorEnv, info: dict) -> np.ndarray:
-    """The env's valid actions, as bool over the logits (a MultiDiscrete's dimensions one after another; a vector
-    env's rows stacked): info["action_mask"], or the env's action_masks() (sb3-contrib's MaskablePPO convention)."""
+def action_mask(env: gym.Env | gym.vector.VectorEnv, info: dict, device: torch.device) -> torch.Tensor:
+    """The env's valid actions, (envs, logits) bool on `device` (a MultiDiscrete's dimensions one after another; one
+    row for a single env): info["action_mask"], or the env's action_masks() (sb3-contrib's MaskablePPO convention)."""
+    vector = isinstance(env, gym.vector.VectorEnv)
     if "action_mask" in info:
-        return np.asarray(info["action_mask"], dtype=bool)
-    if isinstance(env, gym.vector.VectorEnv):
-        return np.stack(env.call("action_masks")).astype(bool)
-    return np.asarray(env.get_wrapper_attr("action_masks")(), dtype=bool)
+        mask = np.asarray(info["action_mask"], dtype=bool)
+    elif vector:
+        mask = np.stack(env.call("action_masks")).astype(bool)
+    else:
+        mask = np.asarray(env.get_wrapper_attr("action_masks")(), dtype=bool)
+    return torch.as_tensor(mask, device=device).view(env.num_envs if vector else 1, -1)
 
 
 def has_action_masks(envs: gym.vector.VectorEnv) -> bool:
@@ -507,7 +510,7 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
         while not ended:
             with torch.inference_mode():
                 obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
-                mask = torch.as_tensor(action_mask(env, info), device=device).view(1, -1) if masked else None
+                mask = action_mask(env, info, device) if masked else None
                 action, _, _, _, state = agent.get_action_and_value(
                     obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, action_mask=mask
                 )
@@ -692,7 +695,7 @@ def main(args: Args) -> dict:
     action_masks = torch.ones((args.num_steps, args.num_envs, num_logits), dtype=torch.bool, device=device)
     next_action_mask = None
     if masked:
-        next_action_mask = torch.as_tensor(action_mask(envs, infos), device=device).view(args.num_envs, -1)
+        next_action_mask = action_mask(envs, infos, device)
         if next_action_mask.shape[1] != num_logits:
             fail(f"the env's action mask has {next_action_mask.shape[1]} entries per env, not {num_logits} (one per action)")
     action_offset = envs.single_action_space.start  # Discrete(n, start=s) takes s .. s + n - 1
@@ -750,7 +753,7 @@ def main(args: Args) -> dict:
                 next_obs = prepare(next_obs_np)
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
                 if masked:  # an env that ended has reset: its mask is the new episode's
-                    next_action_mask = torch.as_tensor(action_mask(envs, infos), device=device).view(args.num_envs, -1)
+                    next_action_mask = action_mask(envs, infos, device)
 
                 episode_return += reward
                 episode_length += 1
