@@ -52,6 +52,16 @@ def run(name: str, **kwargs) -> dict:
     return module.main(module.Args(**{**tiny(name), **kwargs}))
 
 
+def one_line_error(capsys, name: str, **kwargs) -> str:
+    """Runs script `name` and returns the one line it exits with (exit code 2, no traceback: CONTRACT section 7)."""
+    with pytest.raises(SystemExit) as exit_info:
+        run(name, **kwargs)
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err.strip()
+    assert len(err.splitlines()) == 1, err
+    return err
+
+
 def host(x: torch.Tensor) -> torch.Tensor:
     """A detached copy of a tensor on the CPU: what a spy keeps, on whichever device the agent runs (the scripts take
     a GPU where there is one), so that the test compares it with the CPU tensors and arrays of its own."""

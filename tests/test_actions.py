@@ -5,7 +5,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import load, run, run_dirs, scalars
+from conftest import load, one_line_error, run, run_dirs, scalars
 from gymnasium import spaces
 
 
@@ -56,7 +56,6 @@ for multi in (False, True):
                      kwargs={"multi": multi, "masks": masks})  # fmt: skip
 
 
-
 class MisshapenMask(MaskedSteps):
     """Discrete(5) actions, but an info["action_mask"] of 6 entries."""
 
@@ -70,8 +69,6 @@ RUN = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, num_m
 
 
 def test_a_mask_of_another_size_than_the_logits_is_one_line(capsys):
-    from test_errors import one_line_error
-
     err = one_line_error(capsys, "ppo_lstm", env_id="MisshapenMask-v0", **RUN)
     assert err == "ppo_lstm.py: error: the env's action mask has 6 entries per env, not 5 (one per action)"
 

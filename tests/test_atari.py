@@ -5,6 +5,7 @@ import os
 import subprocess
 import sys
 
+import conftest
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -180,12 +181,7 @@ def test_atari_capture_video():
 
 
 def one_line_error(capsys, **kwargs) -> str:
-    with pytest.raises(SystemExit) as exit_info:
-        run(**kwargs)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1, err
-    return err
+    return conftest.one_line_error(capsys, "ppo_gru_atari", **kwargs)
 
 
 @pytest.mark.parametrize(

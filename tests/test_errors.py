@@ -20,18 +20,10 @@ from conftest import (
     FiveStepsOfOne,
     env_of,
     load,
+    one_line_error,
     run,
     stats_to_the_end,
 )
-
-
-def one_line_error(capsys, name: str, **kwargs) -> str:
-    with pytest.raises(SystemExit) as exit_info:
-        run(name, **kwargs)
-    assert exit_info.value.code == 2
-    err = capsys.readouterr().err.strip()
-    assert len(err.splitlines()) == 1, err
-    return err
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)

@@ -8,7 +8,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import VECTOR_SCRIPTS, env_of, load, run, run_dirs
+from conftest import VECTOR_SCRIPTS, env_of, load, one_line_error, run, run_dirs
 from gymnasium import spaces
 
 
@@ -119,8 +119,6 @@ def test_normalisation_touches_only_the_box_entries(name):
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_a_space_with_no_vector_is_one_line(name, capsys):
-    from test_errors import one_line_error
-
     env_id = "Space-graphContinuous-v0" if name == "ppo_lstm_continuous" else "Space-graph-v0"
     err = one_line_error(capsys, name, env_id=env_id)
     assert "cannot make a vector of the observations" in err and "Graph" in err
