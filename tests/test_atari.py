@@ -5,12 +5,12 @@ import os
 import subprocess
 import sys
 
-import conftest
 import gymnasium as gym
 import numpy as np
 import pytest
 import torch
 from conftest import load, run_dirs, scalars
+from conftest import one_line_error as one_line_error_of_script
 from conftest import run as run_script
 
 BACKENDS = ["envpool", "gymnasium"]
@@ -181,7 +181,7 @@ def test_atari_capture_video():
 
 
 def one_line_error(capsys, **kwargs) -> str:
-    return conftest.one_line_error(capsys, "ppo_gru_atari", **kwargs)
+    return one_line_error_of_script(capsys, "ppo_gru_atari", **kwargs)
 
 
 @pytest.mark.parametrize(
