@@ -640,14 +640,15 @@ def main(args: Args) -> dict:
     num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
     first_iteration, last_iteration = iteration + 1, iteration + num_updates
 
-    # its thread wakes every 5 s: a Ctrl-C landing inside its queue can lose a wake-up, and close() waits for one
-    writer = SummaryWriter(run_dir, flush_secs=5)
+    # wandb.init first: sync_tensorboard mirrors the scalars of the writers made after it, and of no other
     if args.track:
         import wandb
 
         wandb.init(
             project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True, config=vars(args), name=run_name
         )
+    # its thread wakes every 5 s: a Ctrl-C landing inside its queue can lose a wake-up, and close() waits for one
+    writer = SummaryWriter(run_dir, flush_secs=5)
     writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
     def save(snapshot: dict) -> str:

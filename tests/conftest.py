@@ -1,3 +1,4 @@
+import contextlib
 import glob
 import importlib
 import os
@@ -60,6 +61,25 @@ def one_line_error(capsys, name: str, **kwargs) -> str:
     err = capsys.readouterr().err.strip()
     assert len(err.splitlines()) == 1, err
     return err
+
+
+@contextlib.contextmanager
+def tracked():
+    """Around a run with --track (WANDB_MODE=offline is set for every test): afterwards the process is as before, so
+    that a later run in this worker makes its W&B run in its own folder."""
+    import wandb
+
+    try:
+        yield
+    finally:
+        wandb.tensorboard.unpatch()  # sync_tensorboard patches TensorBoard for the whole process
+        wandb.teardown()  # wandb keeps the folder of its first run in a process for every later one
+
+
+def offline_wandb_run() -> str:
+    """The folder of the one offline W&B run the test made."""
+    (folder,) = glob.glob("wandb/offline-run-*/")
+    return folder
 
 
 def host(x: torch.Tensor) -> torch.Tensor:

@@ -1,6 +1,7 @@
 """The training loop of the vector-observation scripts: replay, GAE, autoreset, determinism, checkpoints."""
 
 import dataclasses
+import glob
 import json
 import os
 
@@ -14,12 +15,14 @@ from conftest import (
     env_of,
     host,
     load,
+    offline_wandb_run,
     rollout_steps,
     run,
     run_dirs,
     scalars,
     stats_to_the_end,
     tiny,
+    tracked,
 )
 
 ALL_SCRIPTS = [*VECTOR_SCRIPTS, "ppo_gru_atari"]
@@ -538,14 +541,16 @@ def test_capture_video_records_each_evaluation_episode(name):
     assert len(videos) == 2
 
 
-def test_track_writes_an_offline_wandb_run():
-    import wandb
-
-    try:
-        run("ppo_lstm", track=True)  # WANDB_MODE=offline is set for every test
-    finally:  # sync_tensorboard patches TensorBoard for the whole process: later runs in this worker would warn
-        wandb.tensorboard.unpatch()
-    assert any(d.startswith("offline-run-") for d in os.listdir("wandb"))
+@pytest.mark.parametrize("name", ALL_SCRIPTS)
+def test_track_mirrors_the_tensorboard_scalars_in_an_offline_wandb_run(name):
+    """CONTRACT section 5: the W&B run mirrors the TensorBoard scalars (wandb.init must come before the writer:
+    sync_tensorboard mirrors only the writers made after it)."""
+    with tracked():
+        run(name, track=True, eval_episodes=1)
+    with open(glob.glob(offline_wandb_run() + "run-*.wandb")[0], "rb") as f:
+        records = f.read()  # the scalars mirrored from TensorBoard lie under their keys
+    keys = ["charts/SPS", "charts/learning_rate", "losses/value_loss", "losses/approx_kl", "eval/mean_return"]
+    assert [key for key in keys if key.encode() not in records] == []
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
