@@ -621,11 +621,19 @@ def main(args: Args) -> dict | None:
         torch.save(snapshot, path)
         return path
 
+    def close_early(exit_code: int) -> None:  # a run that stops before its end still leaves its logs whole
+        envs.close()
+        if rank == 0:
+            writer.close()
+            if args.track:
+                wandb.finish(exit_code=exit_code)
+
     def stop_non_finite(what: str) -> None:
+        path = save(last_good) if args.save_model and rank == 0 else None
+        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
+        close_early(2)
         if rank > 0:
             raise SystemExit(2)  # rank 0 says it
-        path = save(last_good) if args.save_model else None
-        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
         fail(f"non-finite {what} at update {iteration}" + kept)
 
     # Rollout storage, (T, N, ...): frames stay uint8 on the device; rewards and episode ends live on the host and
@@ -814,13 +822,10 @@ def main(args: Args) -> dict | None:
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except KeyboardInterrupt:
-        envs.close()
+        path = save(last_good) if args.save_model and rank == 0 else None
+        close_early(130)
         if rank > 0:
             raise SystemExit(130) from None
-        path = save(last_good) if args.save_model else None
-        writer.close()
-        if args.track:
-            wandb.finish(exit_code=130)
         kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
         print(f"interrupted at global step {global_step}" + kept, file=sys.stderr)
         raise SystemExit(130) from None

@@ -626,9 +626,16 @@ def main(args: Args) -> dict:
         torch.save(snapshot, path)
         return path
 
+    def close_early(exit_code: int) -> None:  # a run that stops before its end still leaves its logs whole
+        writer.close()
+        envs.close()
+        if args.track:
+            wandb.finish(exit_code=exit_code)
+
     def stop_non_finite(what: str) -> None:
         path = save(last_good) if args.save_model else None
         kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
+        close_early(2)
         fail(f"non-finite {what} at update {iteration}" + kept)
 
     # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode
@@ -807,10 +814,7 @@ def main(args: Args) -> dict:
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except KeyboardInterrupt:
         path = save(last_good) if args.save_model else None
-        writer.close()
-        envs.close()
-        if args.track:
-            wandb.finish(exit_code=130)
+        close_early(130)
         kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
         print(f"interrupted at global step {global_step}" + kept, file=sys.stderr)
         raise SystemExit(130) from None

@@ -3,6 +3,7 @@ import glob
 import importlib
 import os
 import sys
+import threading
 
 import gymnasium as gym
 import numpy as np
@@ -80,6 +81,18 @@ def offline_wandb_run() -> str:
     """The folder of the one offline W&B run the test made."""
     (folder,) = glob.glob("wandb/offline-run-*/")
     return folder
+
+
+def wandb_exit_code() -> int | None:
+    """The exit code the test's offline W&B run was finished with; None if it was left unfinished."""
+    with open(offline_wandb_run() + "logs/debug.log") as f:
+        codes = [line.split("got exitcode: ")[1] for line in f if "got exitcode: " in line]
+    return int(codes[-1]) if codes else None
+
+
+def writer_threads() -> int:
+    """TensorBoard writers open in this process: each has a thread, which close() ends."""
+    return sum(type(thread).__name__ == "_AsyncWriterThread" for thread in threading.enumerate())
 
 
 def host(x: torch.Tensor) -> torch.Tensor:

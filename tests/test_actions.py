@@ -5,7 +5,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import load, one_line_error, run, run_dirs, scalars
+from conftest import load, one_line_error, run, run_dirs, scalars, writer_threads
 from gymnasium import spaces
 
 
@@ -69,8 +69,10 @@ RUN = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, num_m
 
 
 def test_a_mask_of_another_size_than_the_logits_is_one_line(capsys):
+    writers = writer_threads()
     err = one_line_error(capsys, "ppo_lstm", env_id="MisshapenMask-v0", **RUN)
     assert err == "ppo_lstm.py: error: the env's action mask has 6 entries per env, not 5 (one per action)"
+    assert writer_threads() == writers  # the run's writer, made before the first mask came, is closed
 
 
 @pytest.mark.parametrize("env_id", ["Masked-info-v0", "Masked-method-v0", "MaskedMulti-info-v0", "MaskedMulti-method-v0"])

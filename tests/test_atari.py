@@ -9,7 +9,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import load, run_dirs, scalars
+from conftest import load, run_dirs, scalars, tracked, wandb_exit_code, writer_threads
 from conftest import one_line_error as one_line_error_of_script
 from conftest import run as run_script
 
@@ -453,6 +453,19 @@ def test_atari_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, 
     assert "non-finite loss at update 1" in err and "(global step 0)" in err
     saved = torch.load(err.split("): ")[1], weights_only=False)
     assert saved["global_step"] == 0 and all(torch.isfinite(w).all() for w in saved["model"].values())
+
+
+def test_atari_non_finite_stop_closes_the_envs_the_writer_and_the_wandb_run(capsys, monkeypatch):
+    """As for the vector scripts (test_errors.py): a run that stops on a non-finite loss leaves nothing open."""
+    scripted(monkeypatch, nan_reward=True)
+    closed = []
+    monkeypatch.setattr(ScriptedGames, "close", lambda self: closed.append(self))
+    writers = writer_threads()
+    with tracked(), pytest.raises(SystemExit) as stop:  # W&B writes to stderr too: not one line
+        run(track=True)
+    assert stop.value.code == 2 and "non-finite loss at update 1" in capsys.readouterr().err
+    assert len(closed) == 1 and writer_threads() == writers
+    assert wandb_exit_code() == 2
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])

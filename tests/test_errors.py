@@ -23,6 +23,9 @@ from conftest import (
     one_line_error,
     run,
     stats_to_the_end,
+    tracked,
+    wandb_exit_code,
+    writer_threads,
 )
 
 
@@ -233,6 +236,21 @@ def test_non_finite_loss_later_keeps_the_weights_of_the_last_completed_update(ca
                            total_timesteps=64, **to_the_end)["checkpoint"], weights_only=False)  # fmt: skip
     for key, weight in clean["model"].items():
         torch.testing.assert_close(saved["model"][key], weight, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_a_non_finite_stop_closes_the_envs_the_writer_and_the_wandb_run(capsys, name, monkeypatch):
+    """A run that stops on a non-finite loss leaves nothing open behind it, in a process that goes on (a sweep that
+    calls main) as at its exit: its envs are closed, its TensorBoard writer is closed (its thread ends), and its W&B
+    run is finished with the exit code 2 (left open, the run's log ends at its last scalar)."""
+    closed, close = [], gym.vector.SyncVectorEnv.close
+    monkeypatch.setattr(gym.vector.SyncVectorEnv, "close", lambda self, **kwargs: closed.append(self) or close(self))
+    writers = writer_threads()
+    with tracked(), pytest.raises(SystemExit) as stop:  # W&B writes to stderr too: not one line
+        run(name, env_id=env_of(name, "NanLater"), norm_reward=False, track=True)
+    assert stop.value.code == 2 and "non-finite loss at update 2" in capsys.readouterr().err
+    assert len(closed) == 1 and writer_threads() == writers
+    assert wandb_exit_code() == 2
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
