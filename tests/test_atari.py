@@ -2,6 +2,7 @@
 
 import json
 import os
+import signal
 import subprocess
 import sys
 
@@ -456,16 +457,18 @@ def test_atari_non_finite_loss_stops_and_keeps_the_last_good_checkpoint(capsys, 
 
 
 def test_atari_non_finite_stop_closes_the_envs_the_writer_and_the_wandb_run(capsys, monkeypatch):
-    """As for the vector scripts (test_errors.py): a run that stops on a non-finite loss leaves nothing open."""
+    """As for the vector scripts (test_errors.py): a run that stops on a non-finite loss leaves nothing open, its
+    SIGTERM handler included."""
     scripted(monkeypatch, nan_reward=True)
     closed = []
     monkeypatch.setattr(ScriptedGames, "close", lambda self: closed.append(self))
-    writers = writer_threads()
+    writers, sigterm = writer_threads(), signal.getsignal(signal.SIGTERM)
     with tracked(), pytest.raises(SystemExit) as stop:  # W&B writes to stderr too: not one line
         run(track=True)
     assert stop.value.code == 2 and "non-finite loss at update 1" in capsys.readouterr().err
     assert len(closed) == 1 and writer_threads() == writers
     assert wandb_exit_code() == 2
+    assert signal.getsignal(signal.SIGTERM) is sigterm  # the training loop's SIGTERM handler is gone with it
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
