@@ -621,7 +621,7 @@ def main(args: Args) -> dict | None:
         torch.save(snapshot, path)
         return path
 
-    def close_early(exit_code: int) -> None:  # a run that stops before its end still leaves its logs whole
+    def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
         signal.signal(signal.SIGTERM, previous_handler)  # the handler of the training loop, set below, goes
         envs.close()
         if rank == 0:

@@ -506,7 +506,7 @@ def main(args: Args) -> dict:
         torch.save(snapshot, path)
         return path
 
-    def close_early(exit_code: int) -> None:  # a run that stops before its end still leaves its logs whole
+    def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
         writer.close()
         envs.close()
         if args.track:
