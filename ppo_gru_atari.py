@@ -822,13 +822,16 @@ def main(args: Args) -> dict | None:
             writer.add_scalar("losses/first_ratio_error", first_ratio_error.item(), global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
-    except KeyboardInterrupt:
+    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
+        interrupted = isinstance(stop, KeyboardInterrupt)
         path = save(last_good) if args.save_model and rank == 0 else None
-        close_early(130)
-        if rank > 0:
-            raise SystemExit(130) from None
-        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
-        print(f"interrupted at global step {global_step}" + kept, file=sys.stderr)
+        close_early(130 if interrupted else 1)
+        if rank == 0:
+            kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
+            what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
+            print(f"{what} at global step {global_step}" + kept, file=sys.stderr)
+        if not interrupted:
+            raise  # as it came, its traceback after the line above
         raise SystemExit(130) from None
     signal.signal(signal.SIGTERM, previous_handler)
     envs.close()

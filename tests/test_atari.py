@@ -471,6 +471,32 @@ def test_atari_non_finite_stop_closes_the_envs_the_writer_and_the_wandb_run(caps
     assert signal.getsignal(signal.SIGTERM) is sigterm  # the training loop's SIGTERM handler is gone with it
 
 
+def test_atari_error_in_the_loop_is_raised_after_the_run_keeps_its_last_update_and_closes_what_it_opened(capsys,
+                                                                                                     monkeypatch):
+    """As for the vector scripts (test_errors.py): an exception raised by the envs in the second rollout comes out as
+    it was raised, after the run has kept the last completed update, said so, and closed what it opened (its SIGTERM
+    handler included), its W&B run finished with the exit code 1."""
+    scripted(monkeypatch)
+    closed, advance = [], ScriptedGames.advance
+
+    def breaks(self, ids):  # a group's step: 2 groups of one env, so 32 a rollout
+        self.steps = getattr(self, "steps", 0) + 1
+        if self.steps > 40:
+            raise RuntimeError("the env broke")
+        return advance(self, ids)
+
+    monkeypatch.setattr(ScriptedGames, "advance", breaks)
+    monkeypatch.setattr(ScriptedGames, "close", lambda self: closed.append(self))
+    writers, sigterm = writer_threads(), signal.getsignal(signal.SIGTERM)
+    with tracked(), pytest.raises(RuntimeError, match="the env broke"):
+        run(track=True, save_model=True)
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("stopped by RuntimeError")]
+    assert line.startswith("stopped by RuntimeError at global step 42; checkpoint at global step 32: runs/")
+    assert torch.load(line.split(": ")[1], weights_only=False)["global_step"] == 32
+    assert len(closed) == 1 and writer_threads() == writers and signal.getsignal(signal.SIGTERM) is sigterm
+    assert wandb_exit_code() == 1
+
+
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
 def test_atari_ctrl_c_or_sigterm_saves_the_last_completed_update(stop):
     """Ctrl-C, and the SIGTERM with which `timeout` and torchrun stop a run, both save the last completed update."""

@@ -179,13 +179,14 @@ def test_module_prefix_of_a_registered_id_and_a_missing_module(capsys, name):
 
 
 class NanRewardEnv(gym.Env):
-    """Rewards (or observations, with nan_obs) turn NaN after `clean_steps` steps of an episode."""
+    """Rewards (or observations, with nan_obs) turn NaN after `clean_steps` steps of an episode; with breaks, the env
+    raises there instead."""
 
     observation_space = gym.spaces.Box(-1.0, 1.0, (2,), np.float32)
 
-    def __init__(self, continuous=False, clean_steps=0, nan_obs=False, render_mode=None):
+    def __init__(self, continuous=False, clean_steps=0, nan_obs=False, breaks=False, render_mode=None):
         self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
-        self.clean_steps, self.nan_obs, self.t = clean_steps, nan_obs, 0
+        self.clean_steps, self.nan_obs, self.breaks, self.t = clean_steps, nan_obs, breaks, 0
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
@@ -196,6 +197,8 @@ class NanRewardEnv(gym.Env):
         obs = self.np_random.uniform(-1, 1, 2).astype(np.float32)
         if self.t <= self.clean_steps:
             return obs, float(self.np_random.uniform()), False, False, {}
+        if self.breaks:
+            raise RuntimeError("the env broke")
         if self.nan_obs:
             return np.full(2, np.nan, np.float32), 0.0, False, False, {}
         return obs, float("nan"), False, False, {}
@@ -207,6 +210,8 @@ for _kind, _continuous in [("", False), ("Continuous", True)]:
     gym.register(f"NanLater{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 20), max_episode_steps=500)
     gym.register(f"NeverNan{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 10**9), max_episode_steps=500)
     gym.register(f"NanObs{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 20, True), max_episode_steps=500)
+    gym.register(f"BreaksLater{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 20, breaks=True),
+                 max_episode_steps=500)  # fmt: skip
 
 
 def kept_checkpoint(err: str) -> tuple[int, dict]:
@@ -251,6 +256,24 @@ def test_a_non_finite_stop_closes_the_envs_the_writer_and_the_wandb_run(capsys, 
     assert stop.value.code == 2 and "non-finite loss at update 2" in capsys.readouterr().err
     assert len(closed) == 1 and writer_threads() == writers
     assert wandb_exit_code() == 2
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_an_error_in_the_loop_is_raised_after_the_run_keeps_its_last_update_and_closes_what_it_opened(capsys, name,
+                                                                                                        monkeypatch):
+    """An exception raised inside the training loop (here by the env, in the second rollout) comes out as it was
+    raised, after the run has done what Ctrl-C does: kept the last completed update (with --save-model), said so in
+    one line, closed its envs and its writer, and finished its W&B run, with the exit code 1."""
+    closed, close = [], gym.vector.SyncVectorEnv.close
+    monkeypatch.setattr(gym.vector.SyncVectorEnv, "close", lambda self, **kwargs: closed.append(self) or close(self))
+    writers = writer_threads()
+    with tracked(), pytest.raises(RuntimeError, match="the env broke"):
+        run(name, env_id=env_of(name, "BreaksLater"), norm_reward=False, track=True, save_model=True)
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("stopped by RuntimeError")]
+    assert line.startswith("stopped by RuntimeError at global step 84; checkpoint at global step 64: runs/")
+    assert torch.load(line.split(": ")[1], weights_only=False)["global_step"] == 64
+    assert len(closed) == 1 and writer_threads() == writers
+    assert wandb_exit_code() == 1
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
