@@ -10,13 +10,14 @@ WORKERS="${WORKERS:-2}"
 run() { python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" "$@"; }
 run --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1                                          # novel_classic
 run --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1 CartPoleNoVel-v1                     # mlp_minibatches
-# ppo_lstm_continuous.py's default --norm-obs-until 0.3 named, so that its rows are told apart from the rows named
-# ppo_lstm_continuous in the suites of this script run before 2026-11-28 (the statistics updated to the end then)
-run --scripts "ppo_lstm_continuous.py --norm-obs-until 0.3" --env-ids PendulumNoVel-v1        # pendulum_norm_obs_until_f25m17
+# ppo_lstm_continuous.py's default --shared-lstm named, so that its rows are told apart from the rows named
+# ppo_lstm_continuous in the suites of this script run before 2026-11-28 and 2026-11-29 (the statistics updated to the
+# end and the critic's own LSTM then)
+run --scripts "ppo_lstm_continuous.py --shared-lstm" --env-ids PendulumNoVel-v1               # pendulum_shared_*
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py \
   --env-ids CueRecall-v0                                                                      # learning_tests
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py --env-ids MaskedCueRecall-v0
-run --extra="--total-timesteps 100000 --ent-coef 0 --norm-obs-until 1" \
+run --extra="--total-timesteps 100000 --ent-coef 0 --norm-obs-until 1 --no-shared-lstm" \
   --scripts "ppo_lstm_continuous.py --noise-corr 0.95 --init-logstd 0 --gamma 0.99" --env-ids MountainCarContinuousNoVel-v0
 python benchmark/plot.py --suite "$SUITE"
 python benchmark/report.py

@@ -1001,8 +1001,11 @@ def results_section(name: str, intro: str, table, picture: str = "") -> list[str
 
 # how a line names ppo_lstm.py's rows of before the 64-step rollouts became its default
 ROLLOUT32 = "with 32-step rollouts in one minibatch, its defaults before"
-# ppo_lstm_continuous.py's observation statistics before --norm-obs-until 0.3 became its default (2026-11-28)
-STATS_TO_END = "with the observation statistics updated to the end (`--norm-obs-until 1`), its default before"
+# ppo_lstm_continuous.py's observation statistics before --norm-obs-until 0.3 became its default (2026-11-28), and its
+# critic before --shared-lstm became its default (2026-11-29)
+STATS_TO_END = ("with the observation statistics updated to the end (`--norm-obs-until 1`) and the critic's own LSTM, "
+                "its defaults before")
+OWN_CRITIC = "with the critic's own LSTM (`--no-shared-lstm`), its default before"
 # the variant of ppo_lstm.py's 64-step rollouts in the tuning suites (its defaults since), and the blocks of tuning seeds
 # its candidates are set beside it in
 ROLLOUT64 = "ppo_lstm__num_steps_64__num_minibatches_2"
@@ -1021,10 +1024,11 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_nmb2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py (16 cores, four runs at a time)", "peer_reach_mlp_xeon16.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_avx2.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_f25m17_nou03.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_f25m17_avx512.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py with the discount constant at 0.9 and the observation statistics "
-             "updated to the end, its defaults before", "peer_reach_pendulum_epyc.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_f25m17_avx512_shared.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}", "peer_reach_pendulum_epyc_f25m17_nou03.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}", "peer_reach_pendulum_epyc_f25m17_avx512.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py with the discount constant at 0.9, the observation statistics "
+             "updated to the end and the critic's own LSTM, its defaults before", "peer_reach_pendulum_epyc.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {STATS_TO_END} (16 cores, ten runs at a time)",
              "peer_reach_pendulum_xeon16_final_gamma.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {STATS_TO_END}", "peer_reach_pendulum_epyc_avx2.json"),
@@ -1046,7 +1050,7 @@ def comparison_rows(name: str) -> tuple[dict, dict]:
 # evaluated at the end, on each CPU model
 POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc_r64.json", "peer_reach_xeon16_arithmetic_r64.json",
                                              "peer_reach_epyc_avx2_arithmetic_r64.json"]),
-          ("PendulumNoVel-v1, ppo_lstm_continuous.py",
+          (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}",
            ["peer_reach_pendulum_epyc_f25m17_nou03.json", "peer_reach_pendulum_epyc_f25m17_avx512.json"]),
           (f"PendulumNoVel-v1, ppo_lstm_continuous.py {STATS_TO_END}",
            ["peer_reach_pendulum_xeon16_final_gamma.json", "peer_reach_pendulum_epyc_avx2.json",
@@ -1186,7 +1190,7 @@ def seq_len_speed_text(name: str) -> str:
     speed = load_speed(name)
     if speed is None:
         return "(not measured yet)"
-    ours, short = [k for k in speed["sps_mean"] if k.startswith("ppo_") and "--shared-lstm" not in k]
+    ours, short = [k for k in speed["sps_mean"] if k.startswith("ppo_") and "shared-lstm" not in k]
     return (f"{speed['sps_mean'][short]:,.0f} steps per second with `{short.split('.py ')[1]}` against "
             f"{speed['sps_mean'][ours]:,.0f} on its defaults, {speed['ratio_vs_sb3'][short]:.2f}x the peer against "
             f"{speed['ratio_vs_sb3'][ours]:.2f}x")
@@ -1198,14 +1202,15 @@ def standing_speed_table() -> str:
     lines = ["| script, env | machine | steps per second: ours / sb3-contrib | ratio | results file |", "|---" * 5 + "|"]
     peer = "sb3-contrib RecurrentPPO"
     lstm, before = ("ppo_lstm.py", "CartPoleNoVel-v1"), f" ({ROLLOUT32}; the peer at 32 steps too)"
-    pendulum, stats = ("ppo_lstm_continuous.py", "PendulumNoVel-v1"), f" ({STATS_TO_END})"
+    pendulum, stats, own = ("ppo_lstm_continuous.py", "PendulumNoVel-v1"), f" ({STATS_TO_END})", f" ({OWN_CRITIC})"
     lines_of = [
         (lstm, "", "speed_epyc_f26_r64.json"),
         (lstm, "", "speed_epyc_f25m17.json"),
-        (pendulum, "", "speed_pendulum_epyc_f25m17_nou03.json"),
-        (pendulum, "", "speed_pendulum_epyc_f25m17_ns128.json"),  # the defaults again, a session later
         (lstm, "", "speed_epyc_f25m17_avx512.json"),  # the same CPU model showing AVX-512
-        (pendulum, "", "speed_pendulum_epyc_f25m17_avx512.json"),
+        (pendulum, "", "speed_pendulum_epyc_f25m17_avx512_shared.json"),
+        (pendulum, own, "speed_pendulum_epyc_f25m17_nou03.json"),
+        (pendulum, own, "speed_pendulum_epyc_f25m17_ns128.json"),  # the defaults again, a session later
+        (pendulum, own, "speed_pendulum_epyc_f25m17_avx512.json"),
         (lstm, before, "speed.json"),
         (lstm, before, "speed_xeon.json"),
         (pendulum, stats, "speed_pendulum.json"),
@@ -2490,7 +2495,8 @@ def results_block() -> str:
         "on seeds 1-70 reached -200 and all 70 reached -250; the evaluation -192.8 on the mean over 30 episodes, -200 "
         "or better on 14 of 20 seeds over the first 10 episodes:"])
     parts += suite_section("tuning_pendulum_lr_ent_f25m17", [
-        "On top of the defaults of now, the learning rate held constant and half the entropy bonus, tuning seeds 11-20, "
+        "On top of the defaults of then (the critic's own LSTM), the learning rate held constant and half the entropy "
+        "bonus, tuning seeds 11-20, "
         "30 evaluation episodes each (`python benchmark/run.py --suite tuning_pendulum_lr_ent_f25m17 --seeds 11 12 13 "
         "14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --no-anneal-lr\" "
         "\"ppo_lstm_continuous.py --ent-coef 0.005\" --extra=\"--eval-episodes 30\" --workers 2`, the same machine): "
@@ -2499,7 +2505,8 @@ def results_block() -> str:
         "or better over the first 10 episodes against 7. The learning rate held at 2e-3 to the end unlearns late (a "
         "last-20 training mean of -726 at the end of one run); both trail, and the defaults stay:"])
     parts += suite_section("tuning_pendulum_nou015_lambda_f25m17", [
-        "On top of the defaults of now, the statistics frozen earlier and a shorter GAE horizon, tuning seeds 11-20, 30 "
+        "On top of the defaults of then (the critic's own LSTM), the statistics frozen earlier and a shorter GAE horizon, "
+        "tuning seeds 11-20, 30 "
         "evaluation episodes each (`python benchmark/run.py --suite tuning_pendulum_nou015_lambda_f25m17 --seeds 11 12 "
         "13 14 15 16 17 18 19 20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --norm-obs-until "
         "0.15\" \"ppo_lstm_continuous.py --gae-lambda 0.9\" --extra=\"--eval-episodes 30\" --workers 2`, then the second "
@@ -2527,8 +2534,9 @@ def results_block() -> str:
     parts += suite_section("tuning_pendulum_num_steps_f25m17", [
         "Rollouts as long as a PendulumNoVel-v1 episode (`--num-steps 200`; the 8 envs start and end their 200-step "
         "episodes together, so each env's rollout is one whole episode: no episode cut between two updates, no "
-        "padding in the update's LSTM pass), on top of the defaults of now, tuning seeds 11-30, 30 evaluation "
-        "episodes each (`python benchmark/run.py --suite tuning_pendulum_num_steps_f25m17 --seeds 11 12 13 14 15 16 17 "
+        "padding in the update's LSTM pass), on top of the defaults of then (the critic's own LSTM), tuning seeds "
+        "11-30, 30 evaluation episodes each (`python benchmark/run.py --suite tuning_pendulum_num_steps_f25m17 "
+        "--seeds 11 12 13 14 15 16 17 "
         "18 19 20 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --num-steps 200\" "
         "--extra=\"--eval-episodes 30\" --workers 2`, then the same with `--seeds 21 22 23 24 25 26 27 28 29 30`; the "
         "same machine; the first block ran into a scratch folder and was copied here, the second beside a test run). "
@@ -2691,6 +2699,42 @@ def results_block() -> str:
         "with both CPU arithmetics they have run with (the pooled table at the top of the results):",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc_f25m17_avx512.json"),
         "PendulumNoVel-v1 on family 25 model 17 with AVX-512, the defaults beside the peer")
+    parts += suite_section("tuning_pendulum_shared_f25m17_arithmetic", [
+        "One LSTM for actor and critic (`--shared-lstm`, CleanRL's layout) on top of the defaults of then (the critic's "
+        "own LSTM), tuning seeds 11-50 with the arithmetic of the AVX2 AMD EPYC (`python benchmark/arithmetic.py --of "
+        "epyc-avx2 -- python benchmark/run.py --suite tuning_pendulum_shared_f25m17_arithmetic --seeds 11 12 ... 50 "
+        "--workers 2 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --shared-lstm\" "
+        "--extra=\"--eval-episodes 30\"`, on family 25 model 17 showing AVX-512, 2026-11-29). Against the critic's own "
+        "LSTM on the same seeds and arithmetic (the `--norm-obs-until 0.3` rows of tuning_pendulum_norm_obs_until_f25m17): "
+        "-196.9 against -197.4 over 30 episodes, ahead on 21 of 40; at -200 or better over the first 10 episodes on 29 of "
+        "40 against 28, over all 30 on 26 against 21 (seeds 11-30: -186.9 against -191.9, 17 against 16 over the first "
+        "10; seeds 31-50: -206.9 against -203.0, 12 against 12). Every run reached a last-20 training mean of -200, the "
+        "latest at 128,000 steps (the median 86,400 against 80,000). Its earlier try, with the observation statistics "
+        "updated to the end (tuning_pendulum_shared_epyc and pendulum_shared_epyc above), had left it behind on seeds "
+        "1-10:"])
+    parts += suite_section("tuning_pendulum_shared_xeon_arithmetic", [
+        "The same on tuning seeds 11-20 with the Intel Xeon's arithmetic (`--of xeon`, `--suite "
+        "tuning_pendulum_shared_xeon_arithmetic --seeds 11 12 ... 20`), against the critic's own LSTM on that CPU "
+        "model (the `num_steps_128` rows of tuning_pendulum_num_steps_xeon16, run on the Xeon itself): -187.4 against "
+        "-196.5 over 30 episodes, ahead on 9 of 10; at -200 or better over the first 10 episodes on 5 against 6, over "
+        "all 30 on 7 against 6; every run reached -200 (the latest at 94,400 steps):"])
+    parts += suite_section("pendulum_shared_f25m17_arithmetic", [
+        "As good on the tuning seeds and faster (10.44x the peer's steps per second against 7.85x with the critic's own "
+        "LSTM, in one invocation of `python benchmark/speed.py --task pendulum --tag epyc_f25m17_avx512_shared`, the "
+        "speed table), one LSTM for actor and critic became ppo_lstm_continuous.py's default on 2026-11-29. Then seeds "
+        "1-10 at 150k steps, the target's measurement, with each of the three CPU models' arithmetic: the AVX2 AMD EPYC "
+        "(`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/run.py --suite "
+        "pendulum_shared_f25m17_arithmetic --seeds 1 2 ... 10 --workers 2 --env-ids PendulumNoVel-v1 --scripts "
+        "\"ppo_lstm_continuous.py --shared-lstm\"`), the AMD EPYC of family 26 model 2 (the same run natively, `--suite "
+        "pendulum_shared_f25m17_avx512`) and the Intel Xeon (`--of xeon`, `--suite pendulum_shared_xeon_arithmetic`). "
+        "Over the first 10 evaluation episodes, against the critic's own LSTM on the same arithmetic: -222.7 against "
+        "-194.1 with the AVX2 AMD EPYC's (pendulum_norm_obs_until_f25m17), 5 of 10 at -200 or better against 7; -194.3 "
+        "against -207.1 with the AMD EPYC of family 26's (pendulum_defaults_f25m17_avx512), 8 of 10 against 5; -207.7 "
+        "against -184.3 with the Intel Xeon's (pendulum_num_steps_xeon16), 5 against 7. Together 18 of 30 against 19, "
+        "13 lower on the mean; every run reached a last-20 training mean of -200 (the latest at 124,800 steps). The "
+        "-200 on 8 of 10 seeds holds with one CPU model's arithmetic, not with the other two. The AVX2 AMD EPYC's:"])
+    parts += suite_section("pendulum_shared_f25m17_avx512", ["The AMD EPYC of family 26 model 2's:"])
+    parts += suite_section("pendulum_shared_xeon_arithmetic", ["The Intel Xeon's:"])
     parts += suite_section("mountaincar_norm_obs_until_f25m17", [
         "`--norm-obs-until 0.3` became ppo_lstm_continuous.py's default on 2026-11-28 (the ppo_lstm_continuous.py "
         "section above). On MountainCarContinuousNoVel-v0 with the flags of its learning test, beside the statistics "
@@ -2939,7 +2983,7 @@ def results_block() -> str:
                              "--contenders ppo_lstm sb3-contrib random"))
     parts += results_section(
         "popgym_pendulum_f25m17_nou03.json",
-        "The same two envs with ppo_lstm_continuous.py's defaults of now (the observation statistics frozen from 30% "
+        "The same two envs with ppo_lstm_continuous.py's defaults of then (the observation statistics frozen from 30% "
         "of training on), ours alone, on the AMD EPYC of family 25 model 17, which computes as the one above: ours' "
         "six rows with the defaults of then, run again there first (from a checkout of the commit before the change, "
         "into a scratch file), came out as in popgym_pendulum_epyc_avx2.json, every evaluation return and training "
@@ -3038,7 +3082,7 @@ def results_block() -> str:
         lambda: speed_tables("speed_pendulum_epyc_f25m17_idle.json"))
     parts += results_section(
         "speed/speed_pendulum_epyc_f25m17_nou03.json",
-        "The same comparison with ppo_lstm_continuous.py's defaults of now (the observation statistics frozen from 30% "
+        "The same comparison with ppo_lstm_continuous.py's defaults of then (the observation statistics frozen from 30% "
         "of training on, which skips their update at each later step), the same machine a session later again "
         "(`python benchmark/speed.py --task pendulum --seeds 1 2 3 4 --tag epyc_f25m17_nou03`, nothing else running): "
         "6.74x, ours 2,216 steps per second against the peer's 329, within the 6.55x to 7.51x of the three "
@@ -3061,6 +3105,15 @@ def results_block() -> str:
         "epyc_f25m17_avx512`), 7.27x, ours 3,534 steps per second against the peer's 486 (ours 3,210 and 3,857 on "
         "the two seeds), short of the 8x target again:",
         lambda: "\n\n".join(speed_tables(f"speed{task}_epyc_f25m17_avx512.json") for task in ("", "_pendulum")))
+    parts += results_section(
+        "speed/speed_pendulum_epyc_f25m17_avx512_shared.json",
+        "ppo_lstm_continuous.py with one LSTM for actor and critic, its default since 2026-11-29, beside the critic's own "
+        "LSTM (`--no-shared-lstm`, the default before) and the matched peer, the same CPU model with AVX-512, nothing "
+        "else running (`python benchmark/speed.py --task pendulum --tag epyc_f25m17_avx512_shared`): 10.44x, ours "
+        "4,991 steps per second against the peer's 478, and 7.85x with the critic's own LSTM in the same invocation; "
+        "the 8x target is met with the defaults of now (the tuning that chose them: the ppo_lstm_continuous.py "
+        "section):",
+        lambda: speed_tables("speed_pendulum_epyc_f25m17_avx512_shared.json"))
     parts += results_section(
         "speed/speed_atari.json",
         "Breakout, ppo_gru_atari.py (Breakout-v5) against CleanRL's ppo_atari_lstm.py (BreakoutNoFrameskip-v4, run "

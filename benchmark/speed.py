@@ -208,7 +208,9 @@ def main(args: Args) -> None:
                 "{settings}", f"batch_size={batch}, n_steps={num_steps}, {SB3_SETTINGS[args.task]['settings']}"
             ),
             name: ours.replace("{flags}", flags),
-            f"{name} --shared-lstm": ours.replace("{flags}", f"{flags}, shared_lstm=True"),
+            # and the other layout of the critic: its own LSTM or the actor's, whichever the script's default is not
+            f"{name} --{'no-' * defaults.shared_lstm}shared-lstm": ours.replace(
+                "{flags}", f"{flags}, shared_lstm={not defaults.shared_lstm}"),
         }
         if args.seq_len:  # beside ours as it is: the peer has nothing to match
             contenders[f"{name} --seq-len {args.seq_len}"] = ours.replace("{flags}", f"{flags}, seq_len={args.seq_len}")

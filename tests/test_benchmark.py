@@ -1311,17 +1311,19 @@ def test_speed_table_shows_each_seeds_steps_per_second_beside_the_mean_and_ratio
 
 
 def test_seq_len_speed_text_sets_the_flag_beside_the_defaults_of_the_same_invocation(tmp_path, monkeypatch):
-    """The README's sentence on shorter training sequences: ours with the flag beside ours on its defaults (never its
-    --shared-lstm, never the peer), steps per second and ratio of the one speed.py invocation; none measured, it says so."""
+    """The README's sentence on shorter training sequences: ours with the flag beside ours on its defaults (never the
+    other layout of its critic, --shared-lstm or --no-shared-lstm, never the peer), steps per second and ratio of the
+    one speed.py invocation; none measured, it says so."""
     monkeypatch.setattr(report, "RESULTS", str(tmp_path))
     assert report.seq_len_speed_text("speed_x.json") == "(not measured yet)"
     name = "ppo_lstm_continuous.py"
-    sps = {name: 2016.4, "sb3-contrib RecurrentPPO": 300.0, f"{name} --shared-lstm": 2546.0, f"{name} --seq-len 32": 2174.2}
-    ratio = {name: 6.55, "sb3-contrib RecurrentPPO": 1.0, f"{name} --shared-lstm": 8.28, f"{name} --seq-len 32": 7.07}
     (tmp_path / "speed").mkdir()
-    (tmp_path / "speed" / "speed_x.json").write_text(json.dumps({"sps_mean": sps, "ratio_vs_sb3": ratio}))
-    assert report.seq_len_speed_text("speed_x.json") == (
-        "2,174 steps per second with `--seq-len 32` against 2,016 on its defaults, 7.07x the peer against 6.55x")
+    for other in ("--shared-lstm", "--no-shared-lstm"):  # the critic's other layout, as speed.py names it either way
+        sps = {name: 2016.4, "sb3-contrib RecurrentPPO": 300.0, f"{name} {other}": 2546.0, f"{name} --seq-len 32": 2174.2}
+        ratio = {name: 6.55, "sb3-contrib RecurrentPPO": 1.0, f"{name} {other}": 8.28, f"{name} --seq-len 32": 7.07}
+        (tmp_path / "speed" / "speed_x.json").write_text(json.dumps({"sps_mean": sps, "ratio_vs_sb3": ratio}))
+        assert report.seq_len_speed_text("speed_x.json") == (
+            "2,174 steps per second with `--seq-len 32` against 2,016 on its defaults, 7.07x the peer against 6.55x")
 
 
 def speed_run(tmp_path, monkeypatch, args: speed.Args) -> tuple[dict, list[str]]:
@@ -1360,16 +1362,17 @@ def test_speed_matches_the_peers_rollouts_to_our_defaults_and_runs_the_zoos_besi
 def test_speed_at_other_rollout_settings_gives_ours_the_flags_and_the_peer_the_same_rollout(
     tmp_path, monkeypatch, settings, flags, kwargs, peer_rollout
 ):
-    """--minibatches N and --num-steps N: ours (and its --shared-lstm) runs with --num-minibatches N and --num-steps N,
-    the matched peer with n_steps=N and a batch of the rollout split as ours, so that the comparison stays matched."""
+    """--minibatches N and --num-steps N: ours (and ours with the critic's other layout, its own LSTM, where the
+    default is the actor's) runs with --num-minibatches N and --num-steps N, the matched peer with n_steps=N and a batch
+    of the rollout split as ours, so that the comparison stays matched."""
     result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), **settings))
     name = f"ppo_lstm_continuous.py {flags}"
-    assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm"]
-    peer, ours, shared = codes
+    assert [run["contender"] for run in result["runs"]] == ["sb3-contrib RecurrentPPO", name, f"{name} --no-shared-lstm"]
+    peer, ours, own = codes
     defaults = load("ppo_lstm_continuous").Args()
-    assert (defaults.num_envs, defaults.num_steps, defaults.num_minibatches) == (8, 128, 4)
+    assert (defaults.num_envs, defaults.num_steps, defaults.num_minibatches, defaults.shared_lstm) == (8, 128, 4, True)
     assert peer_rollout in peer and ("n_steps=128" in peer) == ("num_steps" not in settings)
-    assert f"cuda=False{kwargs})" in ours and f"cuda=False{kwargs}, shared_lstm=True)" in shared
+    assert f"cuda=False{kwargs})" in ours and f"cuda=False{kwargs}, shared_lstm=False)" in own
 
 
 def test_speed_at_a_sequence_length_runs_ours_with_the_flag_beside_ours_as_it_is(tmp_path, monkeypatch):
@@ -1378,10 +1381,10 @@ def test_speed_at_a_sequence_length_runs_ours_with_the_flag_beside_ours_as_it_is
     result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), seq_len=32))
     name = "ppo_lstm_continuous.py"
     assert [run["contender"] for run in result["runs"]] == [
-        "sb3-contrib RecurrentPPO", name, f"{name} --shared-lstm", f"{name} --seq-len 32"]  # fmt: skip
-    peer, ours, shared, short = codes
+        "sb3-contrib RecurrentPPO", name, f"{name} --no-shared-lstm", f"{name} --seq-len 32"]  # fmt: skip
+    peer, ours, own, short = codes
     assert "batch_size=256, n_steps=128," in peer and "seq_len" not in peer
-    assert "cuda=False)" in ours and "cuda=False, shared_lstm=True)" in shared and "cuda=False, seq_len=32)" in short
+    assert "cuda=False)" in ours and "cuda=False, shared_lstm=False)" in own and "cuda=False, seq_len=32)" in short
     assert result["ratio_vs_sb3"][f"{name} --seq-len 32"] == round(103.0 / 100.0, 2)
     result, codes = speed_run(tmp_path, monkeypatch, speed.Args(task="pendulum", seeds=(1,), seq_len=16, minibatches=2))
     name = "ppo_lstm_continuous.py --num-minibatches 2"

@@ -84,24 +84,19 @@ def test_mlp_stays_at_chance_on_the_memory_task():
 
 
 def test_lstm_continuous_swings_up_the_pendulum_without_velocities():
-    """Row `ppo_lstm_continuous__norm_obs_until_0.3 | PendulumNoVel-v1 | 10 | 149,504` (pendulum_norm_obs_until_f25m17,
-    the defaults now, the observation statistics frozen at 0.3 of training, on an AMD EPYC of family 25 model 17, which
-    computes as the AVX2 AMD EPYC of family 25 model 1): the last 20 training episodes averaged -200 on 10/10 seeds (the
-    latest at 121,600 steps); evaluation -246.3 at worst (a policy that never swings up scores about -1200). On tuning
-    seeds 11-50 (tuning_pendulum_norm_obs_until_f25m17) 39 of 40 runs reached -200 and all 40 reached -250 (seed 37's
-    best last-20 mean -221.3, the lowest), and on seeds 51-70 (tuning_pendulum_nou03_default_f25m17) 20 of 20 reached
-    -200 (the latest at 110,400 steps), so the test asks for -250: it holds on all 70 runs of the defaults now, where
-    -200 held on 69. On a 16-core Intel Xeon of family 6 model 207 (the `num_steps_128` rows, the defaults, of
-    pendulum_num_steps_xeon16 and tuning_pendulum_num_steps_xeon16, seeds 1-20) 20 of 20 reached -200 (the latest at
-    134,400 steps) and -250 (at 89,600), the evaluation over the first 10 episodes -246.6 at worst. With the
-    arithmetic of the AMD EPYC of family 26 model 2 (pendulum_defaults_f25m17_avx512: family 25 model 17 showing
-    AVX-512, seeds 1-10) 10 of 10 reached -200 (the latest at 123,200 steps) and -250 (at 86,400), the evaluation
-    -310.9 at worst. With the
-    statistics updated to the end, the default before, the rows of three CPU models reached
-    -200 on every run (pendulum_final_gamma_epyc_avx2 and tuning_pendulum_final_gamma_epyc_avx2 on the AMD EPYC of
-    family 25 model 1, 30 of 30; pendulum_defaults_xeon16 and tuning_pendulum_defaults_xeon16 on a 16-core Intel Xeon of
-    family 6 model 207, 20 of 20; learning_tests_epyc_defaults on the AMD EPYC of family 26 model 2, 10 of 10), the
-    evaluation -569.4 at worst."""
+    """Rows `ppo_lstm_continuous__shared_lstm | PendulumNoVel-v1 | 10 | 149,504`, the defaults now (one LSTM for actor
+    and critic since 2026-11-29), seeds 1-10 with the arithmetic of each of three CPU models: the AMD EPYC of family
+    25 model 1 (AVX2; pendulum_shared_f25m17_arithmetic), the AMD EPYC of family 26 model 2 (AVX-512, family 25
+    model 17 computing as it; pendulum_shared_f25m17_avx512) and the Intel Xeon of family 6 model 207
+    (pendulum_shared_xeon_arithmetic): the last 20 training episodes averaged -200 on 30/30 runs (the latest at
+    124,800 steps) and -250 on 30/30 (at 99,200); the evaluation over the first 10 episodes -392.9 at worst (a policy
+    that never swings up scores about -1200). On tuning seeds 11-50 with the first arithmetic
+    (tuning_pendulum_shared_f25m17_arithmetic) and 11-20 with the Intel Xeon's (tuning_pendulum_shared_xeon_arithmetic)
+    all 50 runs reached -200 and -250 (the latest at 128,000 and 102,400 steps). The test asks for -250 and an
+    evaluation of -650, which hold on all 80 runs. With the critic's own LSTM, the default before, the rows of
+    pendulum_norm_obs_until_f25m17 and tuning_pendulum_norm_obs_until_f25m17 (the first arithmetic, seeds 1-50),
+    pendulum_num_steps_xeon16 (the Intel Xeon, seeds 1-20) and pendulum_defaults_f25m17_avx512 reached -250 on every
+    run as well (69 of 70 reached -200), the evaluation -310.9 at worst."""
     summary = train("ppo_lstm_continuous", env_id="PendulumNoVel-v1", total_timesteps=150_000)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), -250) is not None
     assert summary["eval_mean_return"] >= -650
@@ -118,7 +113,8 @@ def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
     the default's entropy bonus of 0.01 one seed of 10 on the AMD EPYC evaluated at 12.9 (row
     `ppo_lstm_continuous__ent_coef_0.01`), so the test sets 0. An episode that never reaches the flag scores 0 or
     less: with independent noise (--noise-corr 0) the policy learns to stand still and the mean stays near 0. The
-    test keeps the observation statistics updated to the end, as all these rows ran; with them frozen at 0.3 of
+    test keeps the critic's own LSTM and the observation statistics updated to the end, as all these rows ran (the
+    defaults before 2026-11-29 and 2026-11-28); with the statistics frozen at 0.3 of
     training (ppo_lstm_continuous.py's default now) seeds 1-10 reached the flag as with them updated, every run the
     same up to 30,000 steps (mountaincar_norm_obs_until_f25m17, with the arithmetic of the third CPU), but on another
     CPU a seed found it at 38,968 steps, after the statistics would have stopped."""
@@ -131,5 +127,6 @@ def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
         gamma=0.99,
         ent_coef=0.0,
         norm_obs_until=1.0,  # as its rows ran: the statistics updated to the end, the default before
+        shared_lstm=False,  # as its rows ran: the critic's own LSTM, the default before
     )
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 90) is not None
