@@ -243,13 +243,19 @@ def test_non_finite_loss_later_keeps_the_weights_of_the_last_completed_update(ca
         torch.testing.assert_close(saved["model"][key], weight, rtol=0, atol=0)
 
 
+def env_closes(monkeypatch) -> list:
+    """Every SyncVectorEnv closed from here on, one entry per close()."""
+    closed, close = [], gym.vector.SyncVectorEnv.close
+    monkeypatch.setattr(gym.vector.SyncVectorEnv, "close", lambda self, **kwargs: closed.append(self) or close(self))
+    return closed
+
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_a_non_finite_stop_closes_the_envs_the_writer_and_the_wandb_run(capsys, name, monkeypatch):
     """A run that stops on a non-finite loss leaves nothing open behind it, in a process that goes on (a sweep that
     calls main) as at its exit: its envs are closed, its TensorBoard writer is closed (its thread ends), and its W&B
     run is finished with the exit code 2 (left open, the run's log ends at its last scalar)."""
-    closed, close = [], gym.vector.SyncVectorEnv.close
-    monkeypatch.setattr(gym.vector.SyncVectorEnv, "close", lambda self, **kwargs: closed.append(self) or close(self))
+    closed = env_closes(monkeypatch)
     writers = writer_threads()
     with tracked(), pytest.raises(SystemExit) as stop:  # W&B writes to stderr too: not one line
         run(name, env_id=env_of(name, "NanLater"), norm_reward=False, track=True)
@@ -264,8 +270,7 @@ def test_an_error_in_the_loop_is_raised_after_the_run_keeps_its_last_update_and_
     """An exception raised inside the training loop (here by the env, in the second rollout) comes out as it was
     raised, after the run has done what Ctrl-C does: kept the last completed update (with --save-model), said so in
     one line, closed its envs and its writer, and finished its W&B run, with the exit code 1."""
-    closed, close = [], gym.vector.SyncVectorEnv.close
-    monkeypatch.setattr(gym.vector.SyncVectorEnv, "close", lambda self, **kwargs: closed.append(self) or close(self))
+    closed = env_closes(monkeypatch)
     writers = writer_threads()
     with tracked(), pytest.raises(RuntimeError, match="the env broke"):
         run(name, env_id=env_of(name, "BreaksLater"), norm_reward=False, track=True, save_model=True)
