@@ -9,6 +9,7 @@ import signal
 import sys
 import time
 from dataclasses import asdict, dataclass
+from typing import NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -427,28 +428,30 @@ def evaluate(agent: Agent, args: Args, backend: str, device: torch.device, run_n
     loss only with --reset-state-on-life-loss) and reset between games; returns are unclipped game scores."""
     video_dir = f"videos/{run_name}" if args.capture_video else None
     env = make_envs(args, backend, 1, args.seed + 100_000, video_dir)
-    obs, info = env.reset()
-    lives = info["lives"]
-    state = agent.get_initial_state(1)
-    episode_start = torch.ones(1, device=device)
-    returns, game_return = [], 0.0
-    while len(returns) < args.eval_episodes:
-        with torch.no_grad():
-            obs_t = torch.as_tensor(obs, device=device)
-            action, _, _, _, state = agent.get_action_and_value(obs_t, state, episode_start, deterministic=True)
-        obs, reward, terminated, truncated, info = env.step(action.cpu().numpy())
-        game_return += float(reward[0])
-        life_lost = info["lives"] < lives
+    try:  # the env is closed however the evaluation ends, an error or Ctrl-C included (and with it the video)
+        obs, info = env.reset()
         lives = info["lives"]
-        episode_start = torch.zeros(1, device=device)
-        if terminated[0] or truncated[0]:
-            returns.append(game_return)
-            game_return = 0.0
-            state = agent.get_initial_state(1)  # zeros: every game starts afresh
-            episode_start = torch.ones(1, device=device)
-        elif args.reset_state_on_life_loss and life_lost[0]:
-            episode_start = torch.ones(1, device=device)
-    env.close()
+        state = agent.get_initial_state(1)
+        episode_start = torch.ones(1, device=device)
+        returns, game_return = [], 0.0
+        while len(returns) < args.eval_episodes:
+            with torch.no_grad():
+                obs_t = torch.as_tensor(obs, device=device)
+                action, _, _, _, state = agent.get_action_and_value(obs_t, state, episode_start, deterministic=True)
+            obs, reward, terminated, truncated, info = env.step(action.cpu().numpy())
+            game_return += float(reward[0])
+            life_lost = info["lives"] < lives
+            lives = info["lives"]
+            episode_start = torch.zeros(1, device=device)
+            if terminated[0] or truncated[0]:
+                returns.append(game_return)
+                game_return = 0.0
+                state = agent.get_initial_state(1)  # zeros: every game starts afresh
+                episode_start = torch.ones(1, device=device)
+            elif args.reset_state_on_life_loss and life_lost[0]:
+                episode_start = torch.ones(1, device=device)
+    finally:
+        env.close()
     return returns
 
 
@@ -628,6 +631,18 @@ def main(args: Args) -> dict | None:
             writer.close()
             if args.track:
                 wandb.finish(exit_code=exit_code)
+
+    def stopped(stop: BaseException, when: str) -> NoReturn:  # keeps the last update, closes, says so, passes it on
+        interrupted = isinstance(stop, KeyboardInterrupt)
+        path = save(last_good) if args.save_model and rank == 0 else None
+        close_early(130 if interrupted else 1)
+        if rank == 0:
+            kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
+            what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
+            print(f"{what} {when}" + kept, file=sys.stderr)
+        if not interrupted:
+            raise stop  # as it came, its traceback after the line above
+        raise SystemExit(130) from None
 
     def stop_non_finite(what: str) -> None:
         path = save(last_good) if args.save_model and rank == 0 else None
@@ -823,16 +838,7 @@ def main(args: Args) -> dict | None:
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
-        interrupted = isinstance(stop, KeyboardInterrupt)
-        path = save(last_good) if args.save_model and rank == 0 else None
-        close_early(130 if interrupted else 1)
-        if rank == 0:
-            kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
-            what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
-            print(f"{what} at global step {global_step}" + kept, file=sys.stderr)
-        if not interrupted:
-            raise  # as it came, its traceback after the line above
-        raise SystemExit(130) from None
+        stopped(stop, f"at global step {global_step}")
     signal.signal(signal.SIGTERM, previous_handler)
     envs.close()
     train_time = time.time() - start_time
@@ -842,7 +848,10 @@ def main(args: Args) -> dict | None:
         return None
     checkpoint_path = save(last_good) if args.save_model else None
 
-    eval_returns = evaluate(agent, args, backend, device, run_name) if args.eval_episodes > 0 else []
+    try:  # Ctrl-C or an error in the evaluation closes the run as in the loop
+        eval_returns = evaluate(agent, args, backend, device, run_name) if args.eval_episodes > 0 else []
+    except (KeyboardInterrupt, Exception) as stop:
+        stopped(stop, f"in the evaluation after global step {global_step}")
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     trained = global_step - start_step

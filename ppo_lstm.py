@@ -9,6 +9,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from functools import partial
+from typing import NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -502,24 +503,26 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
     returns = []
-    for episode in range(args.eval_episodes):
-        obs, info = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
-        state = agent.get_initial_state(1)  # zeros: every episode starts afresh
-        episode_start = torch.ones(1, device=device)
-        episode_return, ended = 0.0, False
-        while not ended:
-            with torch.inference_mode():
-                obs_t = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device)
-                mask = action_mask(env, info, device) if masked else None
-                action, _, _, _, state = agent.get_action_and_value(
-                    obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, action_mask=mask
-                )
-            obs, reward, terminated, truncated, info = env.step(action[0].cpu().numpy() + env.action_space.start)
-            episode_return += float(reward)
-            ended = terminated or truncated
-            episode_start = torch.zeros(1, device=device)
-        returns.append(episode_return)
-    env.close()
+    with env:  # closed however the evaluation ends, an error or Ctrl-C included (and with it the video)
+        for episode in range(args.eval_episodes):
+            obs, info = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
+            state = agent.get_initial_state(1)  # zeros: every episode starts afresh
+            episode_start = torch.ones(1, device=device)
+            episode_return, ended = 0.0, False
+            while not ended:
+                with torch.inference_mode():
+                    obs_t = torch.as_tensor(
+                        obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device
+                    )
+                    mask = action_mask(env, info, device) if masked else None
+                    action, _, _, _, state = agent.get_action_and_value(
+                        obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, action_mask=mask
+                    )
+                obs, reward, terminated, truncated, info = env.step(action[0].cpu().numpy() + env.action_space.start)
+                episode_return += float(reward)
+                ended = terminated or truncated
+                episode_start = torch.zeros(1, device=device)
+            returns.append(episode_return)
     return returns
 
 
@@ -661,6 +664,17 @@ def main(args: Args) -> dict:
         envs.close()
         if args.track:
             wandb.finish(exit_code=exit_code)
+
+    def stopped(stop: BaseException, when: str) -> NoReturn:  # keeps the last update, closes, says so, passes it on
+        interrupted = isinstance(stop, KeyboardInterrupt)
+        path = save(last_good) if args.save_model else None
+        close_early(130 if interrupted else 1)
+        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
+        what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
+        print(f"{what} {when}" + kept, file=sys.stderr)
+        if not interrupted:
+            raise stop  # as it came, its traceback after the line above
+        raise SystemExit(130) from None
 
     def stop_non_finite(what: str) -> None:
         path = save(last_good) if args.save_model else None
@@ -849,20 +863,15 @@ def main(args: Args) -> dict:
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
-        interrupted = isinstance(stop, KeyboardInterrupt)
-        path = save(last_good) if args.save_model else None
-        close_early(130 if interrupted else 1)
-        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
-        what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
-        print(f"{what} at global step {global_step}" + kept, file=sys.stderr)
-        if not interrupted:
-            raise  # as it came, its traceback after the line above
-        raise SystemExit(130) from None
+        stopped(stop, f"at global step {global_step}")
     envs.close()
     train_time = time.time() - start_time
     checkpoint_path = save(last_good) if args.save_model else None
 
-    eval_returns = evaluate(agent, args, device, run_name, obs_rms, masked) if args.eval_episodes > 0 else []
+    try:  # Ctrl-C or an error in the evaluation closes the run as in the loop
+        eval_returns = evaluate(agent, args, device, run_name, obs_rms, masked) if args.eval_episodes > 0 else []
+    except (KeyboardInterrupt, Exception) as stop:
+        stopped(stop, f"in the evaluation after global step {global_step}")
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     trained = global_step - start_step

@@ -497,6 +497,40 @@ def test_atari_error_in_the_loop_is_raised_after_the_run_keeps_its_last_update_a
     assert wandb_exit_code() == 1
 
 
+@pytest.mark.parametrize("stop, exit_code", [(RuntimeError("the evaluation broke"), 1), (KeyboardInterrupt(), 130)])
+def test_atari_error_or_ctrl_c_in_the_evaluation_ends_the_run_as_in_the_loop(capsys, monkeypatch, stop, exit_code):
+    """As for the vector scripts (test_errors.py): Ctrl-C or an error raised by the evaluation's env (on its third step)
+    ends the run as in the loop: the checkpoint kept, one line, the evaluation's env closed as well as the writer, and
+    the W&B run finished with the exit code 1 (the error then comes out as it was raised) or 130."""
+    module, closed = atari(), []
+
+    class StopsInEvaluation(ScriptedGames):
+        def step(self, actions):
+            if self.t[0] == 2:
+                raise stop
+            return super().step(actions)
+
+        def close(self):
+            closed.append(self)
+
+    def make_envs(args, backend, num_envs, seed, video_dir=None, groups=1, threads=1):
+        games = StopsInEvaluation if seed == args.seed + 100_000 else ScriptedGames  # the evaluation's seed
+        return games(num_envs, groups=groups)
+
+    monkeypatch.setattr(module, "make_envs", make_envs)
+    writers = writer_threads()
+    raised = pytest.raises(RuntimeError, match="the evaluation broke") if exit_code == 1 else pytest.raises(SystemExit)
+    with tracked(), raised as stopped:
+        run(track=True, save_model=True, eval_episodes=2)
+    assert exit_code == 1 or stopped.value.code == 130
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if "in the evaluation" in line]
+    what = "stopped by RuntimeError" if exit_code == 1 else "interrupted"
+    assert line.startswith(f"{what} in the evaluation after global step 64; checkpoint at global step 64: runs/")
+    assert torch.load(line.split(": ")[1], weights_only=False)["global_step"] == 64
+    assert len(closed) == 1 and writer_threads() == writers
+    assert wandb_exit_code() == exit_code
+
+
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
 def test_atari_ctrl_c_or_sigterm_saves_the_last_completed_update(stop):
     """Ctrl-C, and the SIGTERM with which `timeout` and torchrun stop a run, both save the last completed update."""

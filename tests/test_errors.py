@@ -214,6 +214,36 @@ for _kind, _continuous in [("", False), ("Continuous", True)]:
                  max_episode_steps=500)  # fmt: skip
 
 
+class StopsInEvaluation(NanRewardEnv):
+    """Clean in training; in the evaluation (an env reset with the scripts' evaluation seed, 100,000 above the run's),
+    its third step raises `stop`. Each env records itself in `closed` when it is closed."""
+
+    closed = []
+
+    def __init__(self, continuous, stop, render_mode=None):
+        super().__init__(continuous, clean_steps=10**9)
+        self.stop, self.evaluating = stop, False
+
+    def reset(self, *, seed=None, options=None):
+        if seed is not None:
+            self.evaluating, self.t = seed >= 100_000, 0
+        return super().reset(seed=seed)
+
+    def step(self, action):
+        if self.evaluating and self.t == 2:
+            raise self.stop
+        return super().step(action)
+
+    def close(self):
+        StopsInEvaluation.closed.append(self)
+
+
+EVALUATION_STOPS = {"BreaksInEvaluation": RuntimeError("the evaluation broke"), "CtrlCInEvaluation": KeyboardInterrupt()}
+for _kind, _continuous in [("", False), ("Continuous", True)]:
+    for _name, _stop in EVALUATION_STOPS.items():
+        gym.register(f"{_name}{_kind}-v0", entry_point=partial(StopsInEvaluation, _continuous, _stop), max_episode_steps=50)
+
+
 def kept_checkpoint(err: str) -> tuple[int, dict]:
     """The global step the error message gives for the kept checkpoint, and that checkpoint."""
     step = int(err.split("(global step ")[1].split(")")[0])
@@ -279,6 +309,27 @@ def test_an_error_in_the_loop_is_raised_after_the_run_keeps_its_last_update_and_
     assert torch.load(line.split(": ")[1], weights_only=False)["global_step"] == 64
     assert len(closed) == 1 and writer_threads() == writers
     assert wandb_exit_code() == 1
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("stops, exit_code", [("BreaksInEvaluation", 1), ("CtrlCInEvaluation", 130)])
+def test_an_error_or_ctrl_c_in_the_evaluation_ends_the_run_as_in_the_loop(capsys, name, stops, exit_code):
+    """Ctrl-C or an error in the final evaluation (here the env's, on its third step) ends the run as it would in the
+    training loop: the checkpoint kept, one line that says so, the evaluation's env closed as well as the writer, and
+    the W&B run finished with the exit code 1 (the error then comes out as it was raised) or 130 (Ctrl-C's exit)."""
+    StopsInEvaluation.closed.clear()
+    writers = writer_threads()
+    raised = pytest.raises(RuntimeError, match="the evaluation broke") if exit_code == 1 else pytest.raises(SystemExit)
+    with tracked(), raised as stop:
+        run(name, env_id=env_of(name, stops), norm_reward=False, track=True, save_model=True, eval_episodes=2)
+    assert exit_code == 1 or stop.value.code == 130
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if "in the evaluation" in line]
+    what = "stopped by RuntimeError" if exit_code == 1 else "interrupted"
+    assert line.startswith(f"{what} in the evaluation after global step 128; checkpoint at global step 128: runs/")
+    assert torch.load(line.split(": ")[1], weights_only=False)["global_step"] == 128
+    assert [env.evaluating for env in StopsInEvaluation.closed].count(True) == 1
+    assert writer_threads() == writers
+    assert wandb_exit_code() == exit_code
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
