@@ -2767,6 +2767,16 @@ def results_block() -> str:
         "4 at -200 or better; one LSTM is ahead of it on 8 of the 10 seeds at 100k:",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc_avx2_arithmetic_shared.json"),
         "PendulumNoVel-v1 with the AVX2 AMD EPYC's arithmetic, the defaults of now beside the peer")
+    parts += suite_section("tuning_pendulum_shared_vf_f25m17_arithmetic", [
+        "With one LSTM for actor and critic, the value loss's weight shapes the actor's features too (with the "
+        "critic's own LSTM, Adam divided its scale out). Tried on tuning seeds 11-30 with the AVX2 AMD EPYC's "
+        "arithmetic (`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/run.py --suite "
+        "tuning_pendulum_shared_vf_f25m17_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 "
+        "--scripts \"ppo_lstm_continuous.py --vf-coef 0.25\" \"ppo_lstm_continuous.py --vf-coef 1\" "
+        "--extra=\"--eval-episodes 30\"`), against the defaults (`--vf-coef 0.5`) on the same seeds in "
+        "tuning_pendulum_shared_f25m17_arithmetic: -205.1 and -190.3 over 30 episodes against -186.9, each ahead on 10 "
+        "of 20; at -200 or better over the first 10 episodes on 12 and 15 of 20 against 17. Both behind; the weight "
+        "stays at 0.5:"])
     parts += suite_section("mountaincar_norm_obs_until_f25m17", [
         "`--norm-obs-until 0.3` became ppo_lstm_continuous.py's default on 2026-11-28 (the ppo_lstm_continuous.py "
         "section above). On MountainCarContinuousNoVel-v0 with the flags of its learning test, beside the statistics "
