@@ -90,6 +90,24 @@ def wandb_exit_code() -> int | None:
     return int(codes[-1]) if codes else None
 
 
+@contextlib.contextmanager
+def stopped_in_the_evaluation(capsys, exit_code: int, global_step: int):
+    """Around a tracked run with --save-model whose final evaluation is stopped by an error (exit_code 1: a RuntimeError
+    "the evaluation broke") or by Ctrl-C (130): the run comes out as it should (the error as raised, or exit code 130),
+    after one line that says where it stopped and names the checkpoint of `global_step`, and its W&B run is finished
+    with that exit code."""
+    raised = pytest.raises(RuntimeError, match="the evaluation broke") if exit_code == 1 else pytest.raises(SystemExit)
+    with tracked(), raised as stop:
+        yield
+    assert exit_code == 1 or stop.value.code == 130
+    (line,) = [line for line in capsys.readouterr().err.splitlines() if "in the evaluation" in line]
+    what = "stopped by RuntimeError" if exit_code == 1 else "interrupted"
+    step = f"global step {global_step}"
+    assert line.startswith(f"{what} in the evaluation after {step}; checkpoint at {step}: runs/")
+    assert torch.load(line.split(": ")[1], weights_only=False)["global_step"] == global_step
+    assert wandb_exit_code() == exit_code
+
+
 def writer_threads() -> int:
     """TensorBoard writers open in this process: each has a thread, which close() ends."""
     return sum(type(thread).__name__ == "_AsyncWriterThread" for thread in threading.enumerate())
