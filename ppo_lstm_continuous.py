@@ -6,6 +6,7 @@ import json
 import math
 import os
 import random
+import signal
 import sys
 import time
 from dataclasses import asdict, dataclass
@@ -547,6 +548,10 @@ def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
             setattr(args, key, checkpoint["args"][key])
 
 
+def stop_as_ctrl_c(signum, frame):
+    raise KeyboardInterrupt
+
+
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
@@ -630,7 +635,10 @@ def main(args: Args) -> dict:
         torch.save(snapshot, path)
         return path
 
+    previous_handler = signal.getsignal(signal.SIGTERM)  # the training loop stops on SIGTERM as on Ctrl-C (below)
+
     def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
+        signal.signal(signal.SIGTERM, previous_handler)
         writer.close()
         envs.close()
         if args.track:
@@ -690,6 +698,9 @@ def main(args: Args) -> dict:
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
     start_time, start_step = time.time(), global_step
+    # `timeout` and cluster schedulers stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so
+    # that a long run can go in time-limited pieces, each resuming the last
+    signal.signal(signal.SIGTERM, stop_as_ctrl_c)
     try:
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedules follow the global step, so that a resumed run continues them wherever it left off
@@ -829,6 +840,7 @@ def main(args: Args) -> dict:
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
         stopped(stop, f"at global step {global_step}")
+    signal.signal(signal.SIGTERM, previous_handler)
     envs.close()
     train_time = time.time() - start_time
     checkpoint_path = save(last_good) if args.save_model else None

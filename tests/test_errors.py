@@ -302,13 +302,14 @@ def test_an_error_in_the_loop_is_raised_after_the_run_keeps_its_last_update_and_
     raised, after the run has done what Ctrl-C does: kept the last completed update (with --save-model), said so in
     one line, closed its envs and its writer, and finished its W&B run, with the exit code 1."""
     closed = env_closes(monkeypatch)
-    writers = writer_threads()
+    writers, sigterm = writer_threads(), signal.getsignal(signal.SIGTERM)
     with tracked(), pytest.raises(RuntimeError, match="the env broke"):
         run(name, env_id=env_of(name, "BreaksLater"), norm_reward=False, track=True, save_model=True)
     (line,) = [line for line in capsys.readouterr().err.splitlines() if line.startswith("stopped by RuntimeError")]
     assert line.startswith("stopped by RuntimeError at global step 84; checkpoint at global step 64: runs/")
     assert torch.load(line.split(": ")[1], weights_only=False)["global_step"] == 64
     assert len(closed) == 1 and writer_threads() == writers
+    assert signal.getsignal(signal.SIGTERM) is sigterm  # the training loop's SIGTERM handler is gone with it
     assert wandb_exit_code() == 1
 
 
@@ -319,11 +320,11 @@ def test_an_error_or_ctrl_c_in_the_evaluation_ends_the_run_as_in_the_loop(capsys
     training loop: the checkpoint kept, one line that says so, the evaluation's env closed as well as the writer, and
     the W&B run finished with the exit code 1 (the error then comes out as it was raised) or 130 (Ctrl-C's exit)."""
     StopsInEvaluation.closed.clear()
-    writers = writer_threads()
+    writers, sigterm = writer_threads(), signal.getsignal(signal.SIGTERM)
     with stopped_in_the_evaluation(capsys, exit_code, global_step=128):
         run(name, env_id=env_of(name, stops), norm_reward=False, track=True, save_model=True, eval_episodes=2)
     assert [env.evaluating for env in StopsInEvaluation.closed].count(True) == 1
-    assert writer_threads() == writers
+    assert writer_threads() == writers and signal.getsignal(signal.SIGTERM) is sigterm
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
@@ -426,11 +427,13 @@ def interrupt(name: str, *flags: str, after: str = "update 2/", extra_env: dict 
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_ctrl_c_saves_the_last_completed_update_which_resumes_to_the_exact_budget(name):
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_ctrl_c_saves_the_last_completed_update_which_resumes_to_the_exact_budget(name, stop):
     """The checkpoint holds the last completed update and its global step (a multiple of the 2 x 64-step batch), not
-    the steps of the rollout that Ctrl-C cut short; resuming from it ends exactly at --total-timesteps."""
+    the steps of the rollout that Ctrl-C cut short; resuming from it ends exactly at --total-timesteps. SIGTERM, with
+    which `timeout` and cluster schedulers stop a run, does the same."""
     flags = ["--save-model", "--num-envs", "2", "--num-steps", "64", "--num-minibatches", "1", "--eval-episodes", "0"]
-    out, err, code = interrupt(name, "--total-timesteps", "1000000", *flags)
+    out, err, code = interrupt(name, "--total-timesteps", "1000000", *flags, stop=getattr(signal, stop))
     assert code == 130, err
     path = err.strip().split(": ")[-1]
     saved = torch.load(path, weights_only=False)
@@ -442,6 +445,27 @@ def test_ctrl_c_saves_the_last_completed_update_which_resumes_to_the_exact_budge
     total = saved["global_step"] + 2 * 128
     resumed = run(name, resume=path, num_envs=2, num_steps=64, num_minibatches=1, total_timesteps=total)
     assert resumed["global_step"] == total
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_sigterm_stops_as_ctrl_c_in_the_training_loop_only(name, monkeypatch):
+    """While the training loop runs, SIGTERM is Ctrl-C (the CLI test above sends it); in the evaluation after it and
+    after the run, in a process that goes on (a sweep that calls main), it does again what it did before the run."""
+    module, handlers = load(name), []
+
+    def spy(function):  # the SIGTERM handler whenever `function` is called
+        def call(*args, **kwargs):
+            handlers.append((function.__name__, signal.getsignal(signal.SIGTERM)))
+            return function(*args, **kwargs)
+
+        return call
+
+    monkeypatch.setattr(module, "compute_gae", spy(module.compute_gae))  # once per update, in the loop
+    monkeypatch.setattr(module, "evaluate", spy(module.evaluate))
+    before = signal.getsignal(signal.SIGTERM)
+    run(name, eval_episodes=1)
+    in_loop = ("compute_gae", module.stop_as_ctrl_c)
+    assert handlers == [in_loop, in_loop, ("evaluate", before)] and signal.getsignal(signal.SIGTERM) is before
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
