@@ -7,6 +7,7 @@ import os
 import random
 import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass
 from typing import NoReturn
@@ -507,6 +508,13 @@ def stop_as_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+def on_sigterm(handler) -> None:
+    """Sets SIGTERM's handler where Python allows it, in the main thread; a run in another thread (a sweep agent's, say)
+    leaves SIGTERM as it is."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
@@ -625,7 +633,7 @@ def main(args: Args) -> dict | None:
         return path
 
     def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
-        signal.signal(signal.SIGTERM, previous_handler)  # the handler of the training loop, set below, goes
+        on_sigterm(previous_handler)  # the handler of the training loop, set below, goes
         envs.close()
         if rank == 0:
             writer.close()
@@ -681,7 +689,8 @@ def main(args: Args) -> dict | None:
     start_time, start_step = time.time(), global_step
     # `timeout` and torchrun stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so that a long
     # run can go in time-limited pieces, each resuming the last
-    previous_handler = signal.signal(signal.SIGTERM, stop_as_ctrl_c)
+    previous_handler = signal.getsignal(signal.SIGTERM)
+    on_sigterm(stop_as_ctrl_c)
     try:
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedule follows the global step, so that a resumed run continues it wherever it left off
@@ -839,7 +848,7 @@ def main(args: Args) -> dict | None:
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
         stopped(stop, f"at global step {global_step}")
-    signal.signal(signal.SIGTERM, previous_handler)
+    on_sigterm(previous_handler)
     envs.close()
     train_time = time.time() - start_time
     if world_size > 1:

@@ -7,6 +7,7 @@ import os
 import random
 import signal
 import sys
+import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
@@ -431,6 +432,13 @@ def stop_as_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
+def on_sigterm(handler) -> None:
+    """Sets SIGTERM's handler where Python allows it, in the main thread; a run in another thread (a sweep agent's, say)
+    leaves SIGTERM as it is."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
@@ -517,7 +525,7 @@ def main(args: Args) -> dict:
     previous_handler = signal.getsignal(signal.SIGTERM)  # the training loop stops on SIGTERM as on Ctrl-C (below)
 
     def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
-        signal.signal(signal.SIGTERM, previous_handler)
+        on_sigterm(previous_handler)
         writer.close()
         envs.close()
         if args.track:
@@ -571,7 +579,7 @@ def main(args: Args) -> dict:
     start_time, start_step = time.time(), global_step
     # `timeout` and cluster schedulers stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so
     # that a long run can go in time-limited pieces, each resuming the last
-    signal.signal(signal.SIGTERM, stop_as_ctrl_c)
+    on_sigterm(stop_as_ctrl_c)
     try:
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedules follow the global step, so that a resumed run continues them wherever it left off
@@ -679,7 +687,7 @@ def main(args: Args) -> dict:
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
         stopped(stop, f"at global step {global_step}")
-    signal.signal(signal.SIGTERM, previous_handler)
+    on_sigterm(previous_handler)
     envs.close()
     train_time = time.time() - start_time
     checkpoint_path = save(last_good) if args.save_model else None

@@ -108,6 +108,15 @@ def stopped_in_the_evaluation(capsys, exit_code: int, global_step: int):
     assert wandb_exit_code() == exit_code
 
 
+def in_another_thread(function):
+    """What `function()` returns when it is called in a thread other than the main one; None if it raised there."""
+    results = []
+    thread = threading.Thread(target=lambda: results.append(function()))
+    thread.start()
+    thread.join()
+    return results[0] if results else None
+
+
 def writer_threads() -> int:
     """TensorBoard writers open in this process: each has a thread, which close() ends."""
     return sum(type(thread).__name__ == "_AsyncWriterThread" for thread in threading.enumerate())

@@ -10,7 +10,16 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import load, run_dirs, scalars, stopped_in_the_evaluation, tracked, wandb_exit_code, writer_threads
+from conftest import (
+    in_another_thread,
+    load,
+    run_dirs,
+    scalars,
+    stopped_in_the_evaluation,
+    tracked,
+    wandb_exit_code,
+    writer_threads,
+)
 from conftest import one_line_error as one_line_error_of_script
 from conftest import run as run_script
 
@@ -522,6 +531,16 @@ def test_atari_error_or_ctrl_c_in_the_evaluation_ends_the_run_as_in_the_loop(cap
     with stopped_in_the_evaluation(capsys, exit_code, global_step=64):
         run(track=True, save_model=True, eval_episodes=2)
     assert len(closed) == 1 and writer_threads() == writers
+
+
+def test_atari_run_in_another_thread_trains_and_leaves_sigterm_as_it_was(monkeypatch):
+    """As for the vector scripts (test_errors.py): Python sets signal handlers in the main thread only, and a run in a
+    thread of its own trains and ends as in the main thread, with SIGTERM left as it was."""
+    scripted(monkeypatch)
+    before = signal.getsignal(signal.SIGTERM)
+    summary = in_another_thread(run)
+    assert summary is not None and summary["global_step"] == 64
+    assert signal.getsignal(signal.SIGTERM) is before
 
 
 @pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])

@@ -19,6 +19,7 @@ from conftest import (
     VECTOR_SCRIPTS,
     FiveStepsOfOne,
     env_of,
+    in_another_thread,
     load,
     one_line_error,
     run,
@@ -466,6 +467,16 @@ def test_sigterm_stops_as_ctrl_c_in_the_training_loop_only(name, monkeypatch):
     run(name, eval_episodes=1)
     in_loop = ("compute_gae", module.stop_as_ctrl_c)
     assert handlers == [in_loop, in_loop, ("evaluate", before)] and signal.getsignal(signal.SIGTERM) is before
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_a_run_in_another_thread_trains_and_leaves_sigterm_as_it_was(name):
+    """Python sets signal handlers in the main thread only: a run that a sweep agent, say, starts in a thread of its own
+    trains and ends as in the main thread, with SIGTERM left as it was."""
+    before = signal.getsignal(signal.SIGTERM)
+    summary = in_another_thread(lambda: run(name))
+    assert summary is not None and summary["global_step"] == 128
+    assert signal.getsignal(signal.SIGTERM) is before
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
