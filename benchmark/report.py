@@ -2793,6 +2793,39 @@ def results_block() -> str:
         "tuning_pendulum_shared_f25m17_arithmetic: -205.1 and -190.3 over 30 episodes against -186.9, each ahead on 10 "
         "of 20; at -200 or better over the first 10 episodes on 12 and 15 of 20 against 17. Both behind; the weight "
         "stays at 0.5:"])
+    parts += suite_section("tuning_pendulum_shared_more_f25m17_arithmetic", [
+        "Two more routes with one LSTM for actor and critic, tuning seeds with the AVX2 AMD EPYC's arithmetic, 30 "
+        "evaluation episodes each (`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/run.py --suite "
+        "tuning_pendulum_shared_more_f25m17_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 "
+        "--scripts \"ppo_lstm_continuous.py --sde-freq 4 --noise-corr 0\" \"ppo_lstm_continuous.py --num-steps 256 "
+        "--num-minibatches 8\" --extra=\"--eval-episodes 30\"`, then the second with `--seeds 31 32 ... 50`, on family "
+        "25 model 17 showing AVX-512, 2026-11-29), against the defaults on the same seeds in "
+        "tuning_pendulum_shared_f25m17_arithmetic. The peer's exploration, gSDE with its weights drawn every 4 steps, "
+        "fell far behind: -248.6 against -186.9 over 30 episodes on seeds 11-30, ahead on 5 of 20, at -200 or better "
+        "over the first 10 episodes on 12 against 17, and 5 runs never reached a last-20 training mean of -200. "
+        "Rollouts of 256 steps in 8 minibatches (2,048 steps an update, the minibatches of the defaults) ended higher "
+        "on the mean: -183.7 against -196.9 over seeds 11-50, ahead on 24 of 40, at -200 or better over all 30 "
+        "episodes on 32 against 26, but over the first 10 on 26 against 29; 38 of its 40 runs reached a last-20 "
+        "training mean of -200, later (the median 113,600 steps against 86,400), and 2 never did. As with the "
+        "critic's own LSTM (the tuning sections after the `--num-steps 200` ones), the mean moves and the count of "
+        "the target does not:"])
+    parts += suite_section("pendulum_ns256_shared_epyc_avx2_arithmetic", [
+        "`--num-steps 256 --num-minibatches 8` on seeds 1-10 at 150k steps with each of the three CPU models' "
+        "arithmetic, the target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python "
+        "benchmark/run.py --suite pendulum_ns256_shared_ARITHMETIC_arithmetic --seeds 1 2 ... 10 --workers 2 "
+        "--env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --num-steps 256 --num-minibatches 8\"` with "
+        "ARITHMETIC epyc-avx2, xeon and epyc, the same machine). Against the defaults on the same arithmetic "
+        "(pendulum_shared_f25m17_arithmetic, pendulum_shared_xeon_arithmetic and pendulum_shared_f25m17_avx512): "
+        "-192.4 against -222.7 with the AVX2 AMD EPYC's, ahead on 8 of 10, 7 of 10 at -200 or better against 5; "
+        "-194.1 against -207.7 with the Intel Xeon's, ahead on 5, 5 against 5; -183.2 against -194.3 with the AMD "
+        "EPYC of family 26's, ahead on 5, 7 against 8. Together 19 of 30 against 18, 18 higher on the mean, and every "
+        "run reached a last-20 training mean of -200 (the medians 114,400, 107,200 and 115,200 steps against 84,800, "
+        "89,600 and 92,000). Seeds 2, 4 and 10, the three whose evaluation starts ask the most (the table of optimal "
+        "returns), stay below -200 with all three arithmetics: closer on the mean, still short of 8 of 10 "
+        "on every CPU model, and later to -200, which the 100k-step peer comparison would pay for; the defaults stay. "
+        "The AVX2 AMD EPYC's:"])
+    parts += suite_section("pendulum_ns256_shared_xeon_arithmetic", ["The Intel Xeon's:"])
+    parts += suite_section("pendulum_ns256_shared_epyc_arithmetic", ["The AMD EPYC of family 26 model 2's:"])
     parts += suite_section("mountaincar_norm_obs_until_f25m17", [
         "`--norm-obs-until 0.3` became ppo_lstm_continuous.py's default on 2026-11-28 (the ppo_lstm_continuous.py "
         "section above). On MountainCarContinuousNoVel-v0 with the flags of its learning test, beside the statistics "
