@@ -980,6 +980,11 @@ def suite_section(suite: str, intro: list[str]) -> list[str]:
     return intro + ["", suite_table(suite), ""]
 
 
+def labelled_sections(suites: list[tuple[str, str]]) -> list[str]:
+    """suite_section of each (suite, one-line intro): one measurement's tables on further CPU models, say."""
+    return [line for suite, intro in suites for line in suite_section(suite, [intro])]
+
+
 def tuning_section(name: str, script: str, task: str) -> list[str]:
     """The README lines of one tuning file, none if it is missing."""
     if not os.path.exists(os.path.join(RESULTS, name)):
@@ -2743,8 +2748,8 @@ def results_block() -> str:
         "against -184.3 with the Intel Xeon's (pendulum_num_steps_xeon16), 5 against 7. Together 18 of 30 against 19, "
         "13 lower on the mean; every run reached a last-20 training mean of -200 (the latest at 124,800 steps). The "
         "-200 on 8 of 10 seeds holds with one CPU model's arithmetic, not with the other two. The AVX2 AMD EPYC's:"])
-    parts += suite_section("pendulum_shared_f25m17_avx512", ["The AMD EPYC of family 26 model 2's:"])
-    parts += suite_section("pendulum_shared_xeon_arithmetic", ["The Intel Xeon's:"])
+    parts += labelled_sections([("pendulum_shared_f25m17_avx512", "The AMD EPYC of family 26 model 2's:"),
+                                ("pendulum_shared_xeon_arithmetic", "The Intel Xeon's:")])
     parts += results_section(
         "peer_reach_pendulum_epyc_f25m17_avx512_shared.json",
         "The defaults of now beside the peer at 100k steps, seeds 1-10, the same machine (`python benchmark/peer_reach.py "
@@ -2824,8 +2829,8 @@ def results_block() -> str:
         "returns), stay below -200 with all three arithmetics: closer on the mean, still short of 8 of 10 "
         "on every CPU model, and later to -200, which the 100k-step peer comparison would pay for; the defaults stay. "
         "The AVX2 AMD EPYC's:"])
-    parts += suite_section("pendulum_ns256_shared_xeon_arithmetic", ["The Intel Xeon's:"])
-    parts += suite_section("pendulum_ns256_shared_epyc_arithmetic", ["The AMD EPYC of family 26 model 2's:"])
+    parts += labelled_sections([("pendulum_ns256_shared_xeon_arithmetic", "The Intel Xeon's:"),
+                                ("pendulum_ns256_shared_epyc_arithmetic", "The AMD EPYC of family 26 model 2's:")])
     parts += suite_section("mountaincar_norm_obs_until_f25m17", [
         "`--norm-obs-until 0.3` became ppo_lstm_continuous.py's default on 2026-11-28 (the ppo_lstm_continuous.py "
         "section above). On MountainCarContinuousNoVel-v0 with the flags of its learning test, beside the statistics "
