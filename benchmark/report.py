@@ -2867,8 +2867,10 @@ def results_block() -> str:
         "(let it fall and swing) within a few tenths of a radian (ad hoc, pendulum_optimal.py's best values after one "
         "step, averaged over the start velocities), where a smooth policy's mean sits between the two. "
         "Seed 10's second and third episodes (start angles +2.14 and -2.17, below the horizontal) lose a whole swing "
-        "in every run too. These misses are what keeps 8 of 10 out of reach on seeds 1-10, whichever of the two "
-        "settings:",
+        "in every run too. On seeds 4 and 10 the starts that cost all six runs 100 or more alone take more off the "
+        "seed's mean than the best leaves above -200: at least 33.8 against 16.5 (three starts) and 52.4 against 51.7 "
+        "(four), so on those seeds none of the six could reach -200, whatever it did on the other starts. On seed 2 its "
+        "one such start takes 12.5 of the 41.4:",
         lambda: pendulum_start_gaps_table([2, 4, 10], [
             ("pendulum_shared_f25m17_arithmetic", "defaults, AVX2 AMD EPYC"),
             ("pendulum_shared_f25m17_avx512", "defaults, AMD EPYC family 26"),
