@@ -5,13 +5,13 @@ python benchmark/report.py            # rewrites the section in README.md from b
 
 import glob
 import json
-import math
 import os
 import re
 import statistics
 
 import arithmetic
 import plot
+from pendulum_optimal import angle_normalize
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 RESULTS = os.path.join(ROOT, "benchmark", "results")
@@ -990,8 +990,8 @@ def pendulum_start_gaps_table(seeds: list[int], columns: list[tuple[str, str]], 
         for episode, ((th, thdot), best) in enumerate(zip(optimal["start_states"][str(seed)],
                                                           optimal["returns"]["best"][str(seed)], strict=True)):
             gaps = [f"{best - returns[label][seed][episode]:.0f}" for _, label in columns]
-            angle = (th + math.pi) % (2 * math.pi) - math.pi
-            lines.append(f"| {seed} | {episode + 1} | {angle:+.2f} | {thdot:+.2f} | {best:.1f} | " + " | ".join(gaps) + " |")
+            start = f"| {seed} | {episode + 1} | {angle_normalize(th):+.2f} | {thdot:+.2f} | {best:.1f} | "
+            lines.append(start + " | ".join(gaps) + " |")
     return "\n".join(lines)
 
 
