@@ -94,6 +94,10 @@ class Args:
     """the maximum norm for the gradient clipping"""
     target_kl: float | None = None
     """the target KL divergence threshold"""
+    train_time_limit: float = 1.0
+    """training episodes are cut at this fraction of the env's time limit (a truncation, bootstrapped from the
+    value of the state reached, so the return learned is the same): more episode starts per step; evaluation plays
+    the env's whole episodes (1: the env's own limit)"""
     norm_obs: bool = True
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
     # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
@@ -196,11 +200,14 @@ def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's Mi
     return space.dtype is not None and np.dtype(space.dtype).kind == "U"
 
 
-def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True):
+def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True, time_limit: float = 1.0):
     def thunk():
         # render_mode is passed only when something renders: third-party envs may not take the argument
         env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
-        return FlatObservation(env) if flatten and not is_vector(env.observation_space) else env
+        limit = env.spec.max_episode_steps if env.spec else None
+        env = FlatObservation(env) if flatten and not is_vector(env.observation_space) else env
+        # a shorter TimeLimit outside the env's own truncates first
+        return gym.wrappers.TimeLimit(env, max(1, round(time_limit * limit))) if time_limit < 1 and limit else env
 
     return thunk
 
@@ -502,6 +509,8 @@ def check_args(args: Args) -> None:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if not 0.0 <= args.norm_obs_until <= 1.0:
         fail(f"--norm-obs-until is a fraction of --total-timesteps, from 0 to 1, got {args.norm_obs_until}")
+    if not 0.0 < args.train_time_limit <= 1.0:
+        fail(f"--train-time-limit is a fraction of the env's time limit, above 0 and at most 1, got {args.train_time_limit}")
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
     if args.sde_freq and args.final_logstd is not None:
@@ -611,7 +620,8 @@ def main(args: Args) -> dict:
 
     # Environments: same-step autoreset, so no dummy transition follows an episode's end
     envs = gym.vector.SyncVectorEnv(
-        [make_env(args.env_id) for _ in range(args.num_envs)], autoreset_mode=gym.vector.AutoresetMode.SAME_STEP
+        [make_env(args.env_id, time_limit=args.train_time_limit) for _ in range(args.num_envs)],
+        autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
     )
     agent = Agent(envs, args).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)  # one kernel for all params
