@@ -237,6 +237,8 @@ def check_env(args: Args) -> np.ndarray:
     if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
         modes = env.metadata.get("render_modes")
         fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
+    if args.train_time_limit < 1 and not (env.spec and env.spec.max_episode_steps):
+        print(f"{SCRIPT}: env '{args.env_id}' declares no time limit; --train-time-limit leaves its episodes whole")
     obs_space, act_space = env.observation_space, env.action_space
     text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
     if text:

@@ -100,6 +100,62 @@ def test_reward_floor_raises_training_rewards_but_not_the_logged_return(monkeypa
 
 
 @pytest.mark.parametrize("env_id, action_dim", [("LunarLanderContinuousNoVel-v3", 2), ("BipedalWalker-v3", 4)])
+class CountedPendulum(gym.Wrapper):
+    """Pendulum-v1 under a time limit of 20 steps declared at registration; STEPS gets each step's count within its
+    episode, so a cut episode's last count is its length."""
+
+    def __init__(self):
+        super().__init__(gym.make("Pendulum-v1", max_episode_steps=None).unwrapped)
+
+    def reset(self, **kwargs):
+        self.t = 0
+        return self.env.reset(**kwargs)
+
+    def step(self, action):
+        self.t += 1
+        STEPS.append(self.t)
+        return self.env.step(action)
+
+
+STEPS = []
+gym.register("CountedPendulum-v1", entry_point=CountedPendulum, max_episode_steps=20)
+
+
+def test_train_time_limit_cuts_training_episodes_bootstraps_the_cut_and_evaluates_whole_episodes(monkeypatch):
+    module = load("ppo_lstm_continuous")
+    seen, original_gae, original_evaluate = [], module.compute_gae, module.evaluate
+
+    def spy_gae(rewards, values, terminations, truncations, final_values, *args):
+        seen.append((truncations.clone(), final_values.clone()))
+        return original_gae(rewards, values, terminations, truncations, final_values, *args)
+
+    def spy_evaluate(*args):
+        STEPS.clear()  # from here on, the evaluation's steps only
+        return original_evaluate(*args)
+
+    monkeypatch.setattr(module, "compute_gae", spy_gae)
+    monkeypatch.setattr(module, "evaluate", spy_evaluate)
+    STEPS.clear()
+    run("ppo_lstm_continuous", env_id="CountedPendulum-v1", train_time_limit=0.25, eval_episodes=2)
+    assert STEPS == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] * 2  # whole episodes
+    lengths = [v for _, v in scalars(run_dirs()[-1], "charts/episodic_length")]
+    assert lengths == [5.0] * 24  # 4 envs x 32 steps: 6 episodes each, cut at a quarter of 20 steps
+    truncations = torch.cat([t for t, _ in seen])
+    final_values = torch.cat([v for _, v in seen])
+    cut = torch.zeros_like(truncations)
+    cut[4::5] = 1  # every env's 5th, 10th, ... step ends a training episode
+    assert torch.equal(truncations, cut)
+    assert (final_values[cut == 1] != 0).all()  # bootstrapped from the value of the state reached
+    assert (final_values[cut == 0] == 0).all()
+
+
+def test_train_time_limit_leaves_an_env_without_a_declared_limit_whole_and_says_so(capsys):
+    run("ppo_lstm_continuous", env_id="FiveStepsOfOneContinuous-v0", train_time_limit=0.5)  # it terminates at 5
+    notice = "env 'FiveStepsOfOneContinuous-v0' declares no time limit; --train-time-limit leaves its episodes whole"
+    assert notice in capsys.readouterr().out
+    assert [v for _, v in scalars(run_dirs()[-1], "charts/episodic_length")] == [5.0] * 24
+
+
 def test_multi_dimensional_action_spaces(env_id, action_dim, monkeypatch):
     module = load("ppo_lstm_continuous")
     shapes, original = [], module.Agent.get_action_and_value
