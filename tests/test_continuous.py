@@ -99,7 +99,6 @@ def test_reward_floor_raises_training_rewards_but_not_the_logged_return(monkeypa
     assert min(returns) < -10.0  # 10-step episodes floored would never go below -10
 
 
-@pytest.mark.parametrize("env_id, action_dim", [("LunarLanderContinuousNoVel-v3", 2), ("BipedalWalker-v3", 4)])
 class CountedPendulum(gym.Wrapper):
     """Pendulum-v1 under a time limit of 20 steps declared at registration; STEPS gets each step's count within its
     episode, so a cut episode's last count is its length."""
@@ -156,6 +155,7 @@ def test_train_time_limit_leaves_an_env_without_a_declared_limit_whole_and_says_
     assert [v for _, v in scalars(run_dirs()[-1], "charts/episodic_length")] == [5.0] * 24
 
 
+@pytest.mark.parametrize("env_id, action_dim", [("LunarLanderContinuousNoVel-v3", 2), ("BipedalWalker-v3", 4)])
 def test_multi_dimensional_action_spaces(env_id, action_dim, monkeypatch):
     module = load("ppo_lstm_continuous")
     shapes, original = [], module.Agent.get_action_and_value
