@@ -94,10 +94,10 @@ class Args:
     """the maximum norm for the gradient clipping"""
     target_kl: float | None = None
     """the target KL divergence threshold"""
-    train_time_limit: float = 1.0
-    """training episodes are cut at this fraction of the env's time limit (a truncation, bootstrapped from the
-    value of the state reached, so the return learned is the same): more episode starts per step; evaluation plays
-    the env's whole episodes (1: the env's own limit)"""
+    train_time_limit: float = 0.5
+    """training episodes end at this fraction of the env's time limit (a truncation, bootstrapped from the value of
+    the state reached, so the return learned is the same), for twice the episode starts per step at 0.5; evaluation
+    plays whole episodes (1: the env's own limit, the default before 2026-11-30)"""
     norm_obs: bool = True
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
     # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
@@ -200,14 +200,20 @@ def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's Mi
     return space.dtype is not None and np.dtype(space.dtype).kind == "U"
 
 
+def cut_length(env: gym.Env, time_limit: float) -> int | None:
+    """The length of the training episodes under --train-time-limit; None where they stay whole (the fraction 1, or
+    an env that declares no time limit)."""
+    limit = env.spec.max_episode_steps if env.spec else None
+    return max(1, round(time_limit * limit)) if time_limit < 1 and limit else None
+
+
 def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True, time_limit: float = 1.0):
     def thunk():
         # render_mode is passed only when something renders: third-party envs may not take the argument
         env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
-        limit = env.spec.max_episode_steps if env.spec else None
+        cut = cut_length(env, time_limit)
         env = FlatObservation(env) if flatten and not is_vector(env.observation_space) else env
-        # a shorter TimeLimit outside the env's own truncates first
-        return gym.wrappers.TimeLimit(env, max(1, round(time_limit * limit))) if time_limit < 1 and limit else env
+        return env if cut is None else gym.wrappers.TimeLimit(env, cut)  # outside the env's own, it ends them first
 
     return thunk
 
@@ -237,8 +243,12 @@ def check_env(args: Args) -> np.ndarray:
     if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
         modes = env.metadata.get("render_modes")
         fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
-    if args.train_time_limit < 1 and not (env.spec and env.spec.max_episode_steps):
-        print(f"{SCRIPT}: env '{args.env_id}' declares no time limit; --train-time-limit leaves its episodes whole")
+    cut = cut_length(env, args.train_time_limit)
+    if args.train_time_limit < 1 and not args.eval_checkpoint:  # a checkpoint's evaluation alone trains nothing
+        print(f"{SCRIPT}: env '{args.env_id}' declares no time limit; --train-time-limit leaves its episodes whole"
+              if cut is None else f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} "
+              f"steps, bootstrapped (--train-time-limit {args.train_time_limit}; 1 plays them whole); evaluation plays "
+              "them whole")  # fmt: skip
     obs_space, act_space = env.observation_space, env.action_space
     text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
     if text:

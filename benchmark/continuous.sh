@@ -7,11 +7,12 @@ cd "$(dirname "$0")/.."
 # committed rows: the entropy coefficient 0 (0.01 since benchmark/ent_coef.sh's tuning), the observation statistics
 # updated to the end (--norm-obs-until 1 --no-shared-lstm; 0.3 since 2026-11-28) and, on PendulumNoVel-v1, the discount constant
 # (--final-gamma None; rising to 0.98 since then), and the critic's own LSTM (--no-shared-lstm; one LSTM for actor
-# and critic since 2026-11-29). The defaults of now have their PendulumNoVel-v1 rows in pendulum_shared_f25m17_arithmetic,
-# pendulum_shared_f25m17_avx512 and pendulum_shared_xeon_arithmetic.
+# and critic since 2026-11-29), and whole training episodes (--train-time-limit 1; half the env's time limit since
+# 2026-11-30). The defaults of now have their PendulumNoVel-v1 rows in pendulum_train_time_limit_epyc_avx2_arithmetic,
+# pendulum_train_time_limit_xeon_arithmetic and pendulum_train_time_limit_epyc_arithmetic.
 python benchmark/run.py --suite continuous --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
-  --extra="--ent-coef 0 --final-gamma None --norm-obs-until 1 --no-shared-lstm" --scripts ppo_lstm_continuous.py --env-ids PendulumNoVel-v1
-python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra="--total-timesteps 300000 --ent-coef 0 --noise-corr 0.95 --init-logstd 0 --gamma 0.99 --norm-obs-until 1 --no-shared-lstm" \
+  --extra="--ent-coef 0 --final-gamma None --norm-obs-until 1 --no-shared-lstm --train-time-limit 1" --scripts ppo_lstm_continuous.py --env-ids PendulumNoVel-v1
+python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra="--total-timesteps 300000 --ent-coef 0 --noise-corr 0.95 --init-logstd 0 --gamma 0.99 --norm-obs-until 1 --no-shared-lstm --train-time-limit 1" \
   --scripts ppo_lstm_continuous.py --env-ids MountainCarContinuousNoVel-v0
 # LunarLander and BipedalWalker pass the clip range they ran with (0.2, the default until PendulumNoVel-v1's tuning
 # set 0.1), so that these commands give the committed rows.
@@ -19,18 +20,18 @@ python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra="--
 # 3M steps take about 25 min per seed on one CPU core. The checkpoints are evaluated again with noise added
 # (benchmark/eval_noise.py): the deterministic evaluation is far below the stochastic policy there.
 python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
-  --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --noise-corr 0 --norm-obs-until 1 --no-shared-lstm --save-model" \
+  --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --noise-corr 0 --norm-obs-until 1 --no-shared-lstm --train-time-limit 1 --save-model" \
   --scripts ppo_lstm_continuous.py --env-ids LunarLanderContinuousNoVel-v3
 # the same with the log-std held on a schedule (--final-logstd): from -1 down to -3 (or -2) at 3M steps, so that the
 # policy at the end acts as its mean does
 python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
-  --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --noise-corr 0 --norm-obs-until 1 --no-shared-lstm --save-model" \
+  --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --noise-corr 0 --norm-obs-until 1 --no-shared-lstm --train-time-limit 1 --save-model" \
   --scripts "ppo_lstm_continuous.py --final-logstd -3" "ppo_lstm_continuous.py --final-logstd -2" --env-ids LunarLanderContinuousNoVel-v3
 # the same with slow exploration noise (--noise-corr 0.95: each step's noise keeps 95% of the last one's): noise that
 # changes every step throttles the engine for the policy as trained, noise that drifts does not, so the mean itself
 # has to land (the extra flags come after the script's, so they leave --noise-corr to it)
 python benchmark/run.py --suite continuous --seeds 1 2 --workers 2 \
-  --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --norm-obs-until 1 --no-shared-lstm --save-model" \
+  --extra="--total-timesteps 3000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.999 --gae-lambda 0.98 --update-epochs 4 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 64 --init-logstd -1 --norm-obs-until 1 --no-shared-lstm --train-time-limit 1 --save-model" \
   --scripts "ppo_lstm_continuous.py --noise-corr 0.95" --env-ids LunarLanderContinuousNoVel-v3
 # each seed's checkpoint evaluated again with a share of its noise added: the rows with independent noise, then the
 # rows with --noise-corr 0.95
@@ -41,7 +42,7 @@ python benchmark/eval_noise.py --out benchmark/results/eval_noise_corr.json \
 # each): 5M steps take about 95 min on one CPU core, so it runs only when asked (BIPEDAL=1), and for one seed
 if [ "${BIPEDAL:-0}" = 1 ]; then
   python benchmark/run.py --suite continuous --seeds 1 --workers 1 \
-    --extra="--total-timesteps 5000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.99 --gae-lambda 0.95 --update-epochs 10 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 32 --reward-floor -1 --noise-corr 0 --norm-obs-until 1 --no-shared-lstm --save-model" \
+    --extra="--total-timesteps 5000000 --ent-coef 0 --num-envs 16 --num-steps 1024 --gamma 0.99 --gae-lambda 0.95 --update-epochs 10 --learning-rate 3e-4 --clip-coef 0.2 --seq-len 32 --num-minibatches 32 --reward-floor -1 --noise-corr 0 --norm-obs-until 1 --no-shared-lstm --train-time-limit 1 --save-model" \
     --scripts ppo_lstm_continuous.py --env-ids BipedalWalker-v3
 fi
 python benchmark/plot.py --suite continuous

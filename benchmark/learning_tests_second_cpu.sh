@@ -10,14 +10,14 @@ WORKERS="${WORKERS:-2}"
 run() { python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" "$@"; }
 run --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1                                          # novel_classic
 run --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1 CartPoleNoVel-v1                     # mlp_minibatches
-# ppo_lstm_continuous.py's default --shared-lstm named, so that its rows are told apart from the rows named
-# ppo_lstm_continuous in the suites of this script run before 2026-11-28 and 2026-11-29 (the statistics updated to the
-# end and the critic's own LSTM then)
-run --scripts "ppo_lstm_continuous.py --shared-lstm" --env-ids PendulumNoVel-v1               # pendulum_shared_*
+# ppo_lstm_continuous.py's default --train-time-limit 0.5 named, so that its rows are told apart from the rows named
+# ppo_lstm_continuous and ppo_lstm_continuous__shared_lstm in the suites of this script run before 2026-11-28,
+# 2026-11-29 and 2026-11-30 (the statistics updated to the end, the critic's own LSTM, whole training episodes then)
+run --scripts "ppo_lstm_continuous.py --train-time-limit 0.5" --env-ids PendulumNoVel-v1   # pendulum_train_time_limit_*
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py \
   --env-ids CueRecall-v0                                                                      # learning_tests
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py --env-ids MaskedCueRecall-v0
-run --extra="--total-timesteps 100000 --ent-coef 0 --norm-obs-until 1 --no-shared-lstm" \
+run --extra="--total-timesteps 100000 --ent-coef 0 --norm-obs-until 1 --no-shared-lstm --train-time-limit 1" \
   --scripts "ppo_lstm_continuous.py --noise-corr 0.95 --init-logstd 0 --gamma 0.99" --env-ids MountainCarContinuousNoVel-v0
 python benchmark/plot.py --suite "$SUITE"
 python benchmark/report.py

@@ -1033,6 +1033,8 @@ ROLLOUT32 = "with 32-step rollouts in one minibatch, its defaults before"
 STATS_TO_END = ("with the observation statistics updated to the end (`--norm-obs-until 1`) and the critic's own LSTM, "
                 "its defaults before")
 OWN_CRITIC = "with the critic's own LSTM (`--no-shared-lstm`), its default before"
+# ppo_lstm_continuous.py's training episodes before --train-time-limit 0.5 became its default (2026-11-30)
+WHOLE_EPISODES = "with whole training episodes (`--train-time-limit 1`), its default before"
 # the variant of ppo_lstm.py's 64-step rollouts in the tuning suites (its defaults since), and the blocks of tuning seeds
 # its candidates are set beside it in
 ROLLOUT64 = "ppo_lstm__num_steps_64__num_minibatches_2"
@@ -1051,11 +1053,13 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_nmb2.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py (16 cores, four runs at a time)", "peer_reach_mlp_xeon16.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_avx2.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_f25m17_avx512_shared.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py (the AVX2 AMD EPYC's arithmetic; benchmark/arithmetic.py)",
-             "peer_reach_pendulum_epyc_avx2_arithmetic_shared.json"),
-            ("PendulumNoVel-v1, ppo_lstm_continuous.py (the Intel Xeon's arithmetic; benchmark/arithmetic.py)",
-             "peer_reach_pendulum_xeon_arithmetic_shared.json"),
+            ("PendulumNoVel-v1, ppo_lstm_continuous.py", "peer_reach_pendulum_epyc_f25m17_avx512_tl05.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES}",
+             "peer_reach_pendulum_epyc_f25m17_avx512_shared.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES} (the AVX2 AMD EPYC's arithmetic; "
+             "benchmark/arithmetic.py)", "peer_reach_pendulum_epyc_avx2_arithmetic_shared.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES} (the Intel Xeon's arithmetic; "
+             "benchmark/arithmetic.py)", "peer_reach_pendulum_xeon_arithmetic_shared.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}", "peer_reach_pendulum_epyc_f25m17_nou03.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}", "peer_reach_pendulum_epyc_f25m17_avx512.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py with the discount constant at 0.9, the observation statistics "
@@ -1081,7 +1085,7 @@ def comparison_rows(name: str) -> tuple[dict, dict]:
 # evaluated at the end, on each CPU model
 POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc_r64.json", "peer_reach_xeon16_arithmetic_r64.json",
                                              "peer_reach_epyc_avx2_arithmetic_r64.json"]),
-          ("PendulumNoVel-v1, ppo_lstm_continuous.py",
+          (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES}",
            ["peer_reach_pendulum_epyc_f25m17_avx512_shared.json", "peer_reach_pendulum_epyc_avx2_arithmetic_shared.json",
             "peer_reach_pendulum_xeon_arithmetic_shared.json"]),
           (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}",
@@ -1237,11 +1241,12 @@ def standing_speed_table() -> str:
     peer = "sb3-contrib RecurrentPPO"
     lstm, before = ("ppo_lstm.py", "CartPoleNoVel-v1"), f" ({ROLLOUT32}; the peer at 32 steps too)"
     pendulum, stats, own = ("ppo_lstm_continuous.py", "PendulumNoVel-v1"), f" ({STATS_TO_END})", f" ({OWN_CRITIC})"
+    whole = f" ({WHOLE_EPISODES})"
     lines_of = [
         (lstm, "", "speed_epyc_f26_r64.json"),
         (lstm, "", "speed_epyc_f25m17.json"),
         (lstm, "", "speed_epyc_f25m17_avx512.json"),  # the same CPU model showing AVX-512
-        (pendulum, "", "speed_pendulum_epyc_f25m17_avx512_shared.json"),
+        (pendulum, whole, "speed_pendulum_epyc_f25m17_avx512_shared.json"),
         (pendulum, own, "speed_pendulum_epyc_f25m17_nou03.json"),
         (pendulum, own, "speed_pendulum_epyc_f25m17_ns128.json"),  # the defaults again, a session later
         (pendulum, own, "speed_pendulum_epyc_f25m17_avx512.json"),
@@ -1417,9 +1422,10 @@ def results_block() -> str:
              "28 against 22 (p = 0.08) and 15 of 30 first (p = 0.64). On PendulumNoVel-v1, with ppo_lstm_continuous.py's "
              "critic on its own LSTM (the default before 2026-11-29), ours reaches -200 first beyond seed noise (p = "
              "0.03) and leads on the evaluation within it; with the observation statistics updated to the end as well, "
-             "the two are within seed noise on both counts. Its defaults of now (one LSTM for actor and critic), on the "
-             "three CPU models' arithmetic, end at -200 or better on 19 of 30 runs against the peer's 6 (p = 0.001) and "
-             "reach -200 first on 19 of 30 (p = 0.01): both beyond seed noise. A line of the "
+             "the two are within seed noise on both counts. With one LSTM for actor and critic and whole training "
+             "episodes (its defaults from 2026-11-29 to 2026-11-30), on the three CPU models' arithmetic, it ends at -200 "
+             "or better on 19 of 30 runs against the peer's 6 (p = 0.001) and reaches -200 first on 19 of 30 (p = 0.01): "
+             "both beyond seed noise. A line of the "
              "table above that sets one CPU model's medians apart by thousands of steps is no stronger evidence than "
              "its own p (with each results file's table) says.", "",
              "Speed at matched settings (`benchmark/speed.py`, the tables at the end):", "", standing_speed_table(), "",
@@ -2774,7 +2780,8 @@ def results_block() -> str:
                                 ("pendulum_shared_xeon_arithmetic", "The Intel Xeon's:")])
     parts += results_section(
         "peer_reach_pendulum_epyc_f25m17_avx512_shared.json",
-        "The defaults of now beside the peer at 100k steps, seeds 1-10, the same machine (`python benchmark/peer_reach.py "
+        "One LSTM for actor and critic (with whole training episodes, the defaults of then) beside the peer at 100k steps, "
+        "seeds 1-10, the same machine (`python benchmark/peer_reach.py "
         "--task pendulum --tag epyc_f25m17_avx512_shared --workers 2`, after the switch). Every row of the peer came out "
         "as in peer_reach_pendulum_epyc_f25m17_avx512.json, every training episode and the evaluation, seed for seed "
         "(`python benchmark/arithmetic.py --compare peer_reach_pendulum_epyc_f25m17_avx512.json "
@@ -2784,7 +2791,7 @@ def results_block() -> str:
         "critic's own LSTM on the same arithmetic (the file above) it was -210.5, ahead on 8, 5 at -200 or better, the "
         "median 90,400; one LSTM is ahead of it on 7 of the 10 seeds at 100k:",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc_f25m17_avx512_shared.json"),
-        "PendulumNoVel-v1 on family 25 model 17 with AVX-512, the defaults of now beside the peer")
+        "PendulumNoVel-v1 on family 25 model 17 with AVX-512, one LSTM and whole training episodes beside the peer")
     parts += results_section(
         "peer_reach_pendulum_epyc_avx2_arithmetic_shared.json",
         "The same with the AVX2 AMD EPYC's arithmetic (`python benchmark/arithmetic.py --of epyc-avx2 -- python "
@@ -2796,7 +2803,7 @@ def results_block() -> str:
         "mean of -200, ours first on 5 of 10 and the peer on 4. With the critic's own LSTM (that file) it was -214.7, "
         "4 at -200 or better; one LSTM is ahead of it on 8 of the 10 seeds at 100k:",
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc_avx2_arithmetic_shared.json"),
-        "PendulumNoVel-v1 with the AVX2 AMD EPYC's arithmetic, the defaults of now beside the peer")
+        "PendulumNoVel-v1 with the AVX2 AMD EPYC's arithmetic, one LSTM and whole training episodes beside the peer")
     parts += results_section(
         "peer_reach_pendulum_xeon_arithmetic_shared.json",
         "And with the Intel Xeon's arithmetic (`python benchmark/arithmetic.py --of xeon -- python "
@@ -2807,9 +2814,9 @@ def results_block() -> str:
         "-256.9, ahead on 7 of 10 seeds, 6 against 2 at -200 or better; 8 against 3 reached a last-20 training mean of "
         "-200, ours first on 6 of 10 and the peer on 3. With the observation statistics updated to the end and the "
         "critic's own LSTM (that file, the defaults of before 2026-11-28) it was -246.4, 2 at -200 or better; the "
-        "defaults of now are ahead of it on 9 of the 10 seeds at 100k:",
+        "defaults of then (one LSTM, whole training episodes) are ahead of it on 9 of the 10 seeds at 100k:",
         lambda: pendulum_peer_table("peer_reach_pendulum_xeon_arithmetic_shared.json"),
-        "PendulumNoVel-v1 with the Intel Xeon's arithmetic, the defaults of now beside the peer")
+        "PendulumNoVel-v1 with the Intel Xeon's arithmetic, one LSTM and whole training episodes beside the peer")
     parts += suite_section("tuning_pendulum_shared_vf_f25m17_arithmetic", [
         "With one LSTM for actor and critic, the value loss's weight shapes the actor's features too (with the "
         "critic's own LSTM, Adam divided its scale out). Tried on tuning seeds 11-30 with the AVX2 AMD EPYC's "
@@ -2878,6 +2885,48 @@ def results_block() -> str:
             ("pendulum_ns256_shared_epyc_avx2_arithmetic", "256 steps, AVX2 AMD EPYC"),
             ("pendulum_ns256_shared_epyc_arithmetic", "256 steps, AMD EPYC family 26"),
             ("pendulum_ns256_shared_xeon_arithmetic", "256 steps, Intel Xeon")]))
+    parts += suite_section("tuning_pendulum_train_time_limit_f25m17_arithmetic", [
+        "More episode starts per step: training episodes ended at a fraction of the env's 200 steps (`--train-time-limit "
+        "F`, a truncation bootstrapped from the value of the state reached; the evaluation plays whole episodes), tuning "
+        "seeds with the AVX2 AMD EPYC's arithmetic, 30 evaluation episodes each (`python benchmark/arithmetic.py --of "
+        "epyc-avx2 -- python benchmark/run.py --suite tuning_pendulum_train_time_limit_f25m17_arithmetic --seeds 11 12 "
+        "... 20 --workers 2 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --train-time-limit 0.4\" "
+        "\"ppo_lstm_continuous.py --train-time-limit 0.6\" \"ppo_lstm_continuous.py --train-time-limit 0.75\" "
+        "\"ppo_lstm_continuous.py --train-time-limit 0.5 --num-steps 256 --num-minibatches 8\" --extra=\"--eval-episodes "
+        "30\"`, then the first two with `--seeds 21 22 ... 30`, and `--train-time-limit 0.5` with `--seeds 11 12 ... 30`; "
+        "the AMD EPYC of family 25 model 17 showing AVX-512, 2026-11-30), against the defaults of then (whole episodes) "
+        "on the same seeds in tuning_pendulum_shared_f25m17_arithmetic. Every fraction tried led: over seeds 11-30, 0.5 "
+        "evaluated at -167.6 against -186.9 over 30 episodes, ahead on all 20 seeds, at -200 or better over the first 10 "
+        "episodes on 18 against 17 and over all 30 on 20 against 17; 0.4 at -168.4 (ahead on 19, 19 and 19 at -200 or "
+        "better), 0.6 at -175.1 (ahead on 16). On seeds 11-20 alone, 0.75 at -178.3 and 0.5 with 256-step rollouts at "
+        "-169.3, against 0.5's -170.6 there. The two runs of 0.75 on seeds 21 and 22 were stopped with the rest of that "
+        "block, the first after it finished; 0.5, the best on the mean over 20 seeds, went on to seeds 1-10:"])
+    parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
+        "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
+        "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
+        "pendulum_train_time_limit_ARITHMETIC_arithmetic --seeds 1 2 ... 10 --workers 2 --env-ids PendulumNoVel-v1 "
+        "--scripts \"ppo_lstm_continuous.py --train-time-limit 0.5\"` with ARITHMETIC epyc-avx2, xeon and epyc, the suite "
+        "names with `_` for `-`). Against the defaults of then (whole episodes) on the same arithmetic "
+        "(pendulum_shared_f25m17_arithmetic, pendulum_shared_xeon_arithmetic and pendulum_shared_f25m17_avx512), over "
+        "the first 10 evaluation episodes: -173.7 against -222.7 with the AVX2 AMD EPYC's, ahead on 9 of 10, 8 of 10 at "
+        "-200 or better against 5; -171.1 against -207.7 with the Intel Xeon's, ahead on 9, 8 against 5; -174.7 against "
+        "-194.3 with the AMD EPYC of family 26's, ahead on 7, 7 against 8. Together 23 of 30 against 18, 35 higher on "
+        "the mean, -233.4 at worst against -392.9. The -200 on 8 of 10 seeds holds with two CPU models' arithmetic, and "
+        "with the third the seeds at -209.3 (seed 2) and -203.4 (seed 10) miss it. It became the default on 2026-11-30. "
+        "The AVX2 AMD EPYC's:"])
+    parts += labelled_sections([("pendulum_train_time_limit_xeon_arithmetic", "The Intel Xeon's:"),
+                                ("pendulum_train_time_limit_epyc_arithmetic", "The AMD EPYC of family 26 model 2's:")])
+    cut = [("pendulum_train_time_limit_epyc_avx2_arithmetic", "AVX2 AMD EPYC"),
+           ("pendulum_train_time_limit_epyc_arithmetic", "AMD EPYC family 26"),
+           ("pendulum_train_time_limit_xeon_arithmetic", "Intel Xeon")]
+    parts += [] if not all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite, _ in cut) else results_section(
+        "pendulum_optimal.json",
+        "The same starts of seeds 2, 4 and 10 with `--train-time-limit 0.5`, each CPU model's arithmetic: the starts at "
+        "the catch/let-fall boundary still cost a whole swing in every run (seed 2's third episode, seed 10's second "
+        "and third), but far fewer of the others do: of the 30 episodes, the defaults of then fell 100 or more short on "
+        "12, 9 and 13 (the AVX2 AMD EPYC's, the AMD EPYC of family 26's and the Intel Xeon's arithmetic), these runs on "
+        "9, 8 and 8:",
+        lambda: pendulum_start_gaps_table([2, 4, 10], cut))
     parts += suite_section("mountaincar_norm_obs_until_f25m17", [
         "`--norm-obs-until 0.3` became ppo_lstm_continuous.py's default on 2026-11-28 (the ppo_lstm_continuous.py "
         "section above). On MountainCarContinuousNoVel-v0 with the flags of its learning test, beside the statistics "
@@ -3254,8 +3303,8 @@ def results_block() -> str:
         "LSTM (`--no-shared-lstm`, the default before) and the matched peer, the same CPU model with AVX-512, nothing "
         "else running (`python benchmark/speed.py --task pendulum --tag epyc_f25m17_avx512_shared`): 10.44x, ours "
         "4,991 steps per second against the peer's 478, and 7.85x with the critic's own LSTM in the same invocation; "
-        "the 8x target is met with the defaults of now (the tuning that chose them: the ppo_lstm_continuous.py "
-        "section):",
+        "the 8x target is met with the defaults of then (whole training episodes; the tuning that chose them: the "
+        "ppo_lstm_continuous.py section):",
         lambda: speed_tables("speed_pendulum_epyc_f25m17_avx512_shared.json"))
     parts += results_section(
         "speed/speed_atari.json",

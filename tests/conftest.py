@@ -28,6 +28,12 @@ def stats_to_the_end(name: str) -> dict:
     return {"norm_obs_until": 1.0} if name in LSTM_SCRIPTS else {}
 
 
+def whole_episodes(name: str) -> dict:
+    """Arguments that let a script train on the env's whole episodes (ppo_lstm_continuous.py ends them at half the
+    env's time limit by default), for the tests that count an env's own episode ends."""
+    return {"train_time_limit": 1.0} if name == "ppo_lstm_continuous" else {}
+
+
 @pytest.fixture(autouse=True)
 def _in_tmp_dir(tmp_path, monkeypatch):
     """Every test writes its runs/ and videos/ into its own folder."""

@@ -120,7 +120,7 @@ STEPS = []
 gym.register("CountedPendulum-v1", entry_point=CountedPendulum, max_episode_steps=20)
 
 
-def test_train_time_limit_cuts_training_episodes_bootstraps_the_cut_and_evaluates_whole_episodes(monkeypatch):
+def test_train_time_limit_cuts_training_episodes_bootstraps_the_cut_and_evaluates_whole_episodes(monkeypatch, capsys):
     module = load("ppo_lstm_continuous")
     seen, original_gae, original_evaluate = [], module.compute_gae, module.evaluate
 
@@ -136,6 +136,7 @@ def test_train_time_limit_cuts_training_episodes_bootstraps_the_cut_and_evaluate
     monkeypatch.setattr(module, "evaluate", spy_evaluate)
     STEPS.clear()
     run("ppo_lstm_continuous", env_id="CountedPendulum-v1", train_time_limit=0.25, eval_episodes=2)
+    assert "training episodes end at 5 of the env's 20 steps, bootstrapped" in capsys.readouterr().out
     assert STEPS == [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20] * 2  # whole episodes
     lengths = [v for _, v in scalars(run_dirs()[-1], "charts/episodic_length")]
     assert lengths == [5.0] * 24  # 4 envs x 32 steps: 6 episodes each, cut at a quarter of 20 steps

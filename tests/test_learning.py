@@ -113,8 +113,8 @@ def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
     the default's entropy bonus of 0.01 one seed of 10 on the AMD EPYC evaluated at 12.9 (row
     `ppo_lstm_continuous__ent_coef_0.01`), so the test sets 0. An episode that never reaches the flag scores 0 or
     less: with independent noise (--noise-corr 0) the policy learns to stand still and the mean stays near 0. The
-    test keeps the critic's own LSTM and the observation statistics updated to the end, as all these rows ran (the
-    defaults before 2026-11-29 and 2026-11-28); with the statistics frozen at 0.3 of
+    test keeps the critic's own LSTM, the observation statistics updated to the end and whole training episodes, as
+    all these rows ran (the defaults before 2026-11-29, 2026-11-28 and 2026-11-30); with the statistics frozen at 0.3 of
     training (ppo_lstm_continuous.py's default now) seeds 1-10 reached the flag as with them updated, every run the
     same up to 30,000 steps (mountaincar_norm_obs_until_f25m17, with the arithmetic of the third CPU), but on another
     CPU a seed found it at 38,968 steps, after the statistics would have stopped."""
@@ -128,5 +128,6 @@ def test_lstm_continuous_reaches_the_mountain_car_flag_with_correlated_noise():
         ent_coef=0.0,
         norm_obs_until=1.0,  # as its rows ran: the statistics updated to the end, the default before
         shared_lstm=False,  # as its rows ran: the critic's own LSTM, the default before
+        train_time_limit=1.0,  # as its rows ran: whole training episodes, the default before 2026-11-30
     )
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 90) is not None

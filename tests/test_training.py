@@ -23,6 +23,7 @@ from conftest import (
     stats_to_the_end,
     tiny,
     tracked,
+    whole_episodes,
 )
 
 ALL_SCRIPTS = [*VECTOR_SCRIPTS, "ppo_gru_atari"]
@@ -104,7 +105,7 @@ def capture_gae_inputs(module, monkeypatch) -> list[dict]:
 def test_no_autoreset_transition_is_stored(name, monkeypatch):
     """Episodes of these envs last exactly 12 steps: stored episodes must too (a dummy step would make 13)."""
     calls = capture_gae_inputs(load(name), monkeypatch)
-    run(name, env_id=FIXED_LENGTH_ENV[name], num_steps=24, total_timesteps=4 * 24 * 2)
+    run(name, env_id=FIXED_LENGTH_ENV[name], num_steps=24, total_timesteps=4 * 24 * 2, **whole_episodes(name))
     ends = torch.cat([c["terminations"] + c["truncations"] for c in calls])  # (2 * 24, N), the rollouts in order
     for env in range(ends.shape[1]):
         assert torch.nonzero(ends[:, env]).flatten().tolist() == [11, 23, 35, 47]
@@ -170,7 +171,7 @@ def test_reward_scaling_divides_by_the_deviation_of_a_return_restarted_with_each
     gae_calls = record_calls(module, "compute_gae", monkeypatch)
     gamma = 0.9
     constant = {"final_gamma": None} if name == "ppo_lstm_continuous" else {}  # its discount would rise to 0.98
-    run(name, env_id=env_of(name, kind), gamma=gamma, norm_reward=True, **constant)
+    run(name, env_id=env_of(name, kind), gamma=gamma, norm_reward=True, **constant, **whole_episodes(name))
     expected = [sum(gamma**j for j in range(t % 5 + 1)) for t in range(len(fed))]  # 1, 1 + g, ..., then 1 again
     np.testing.assert_allclose(np.stack(fed), np.tile(np.array(expected)[:, None], (1, 4)), rtol=1e-12)
     deviations = [np.std(expected[: t + 1]) for t in range(len(fed))]
@@ -228,7 +229,8 @@ def test_episode_starts_are_stored_and_replayed_where_episodes_begin(name, monke
         return original(self, obs, state, episode_starts, action, **kwargs)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
-    run(name, env_id=FIXED_LENGTH_ENV[name], num_steps=24, total_timesteps=4 * 24 * 2, num_minibatches=1, seq_len=0)
+    run(name, env_id=FIXED_LENGTH_ENV[name], num_steps=24, total_timesteps=4 * 24 * 2, num_minibatches=1, seq_len=0,
+        **whole_episodes(name))
     expected = torch.zeros(24, 4)
     expected[[0, 12]] = 1.0
     torch.testing.assert_close(torch.stack(rollout), torch.cat([expected, expected]))
@@ -609,7 +611,7 @@ def test_time_limit_bootstrap_values_the_final_observation_not_the_next_episodes
         return original(self, obs, *args)
 
     monkeypatch.setattr(module.Agent, "get_value", spy)
-    run(name, env_id=env_of(name, "Counting"), norm_obs=False)
+    run(name, env_id=env_of(name, "Counting"), norm_obs=False, **whole_episodes(name))
     cuts = [obs for obs in valued if (obs[:, 0] != 0).any() and (obs[:, 0] == 6).all()]
     assert len(cuts) == 5  # every env cut at once at steps 6, 12, ..., 30 of its 32: each final obs says 6
     assert len(valued) == len(cuts) + 2  # and the value after each rollout
@@ -841,7 +843,7 @@ def test_summary_and_logs_report_each_episode_and_the_evaluation_as_run(name):
     train_return_last20 is the mean of the last 20 logged returns, and its evaluation figures are those of its
     eval_returns."""
     env_id = "ShortPendulum-v1" if name == "ppo_lstm_continuous" else "CartPole-v1"
-    summary = run(name, env_id=env_id, total_timesteps=640, eval_episodes=3)
+    summary = run(name, env_id=env_id, total_timesteps=640, eval_episodes=3, **whole_episodes(name))
     returns = [value for _, value in scalars(run_dirs()[-1], "charts/episodic_return")]
     lengths = [value for _, value in scalars(run_dirs()[-1], "charts/episodic_length")]
     assert len(returns) == len(lengths) > 20
