@@ -2893,14 +2893,15 @@ def results_block() -> str:
         "... 20 --workers 2 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --train-time-limit 0.4\" "
         "\"ppo_lstm_continuous.py --train-time-limit 0.6\" \"ppo_lstm_continuous.py --train-time-limit 0.75\" "
         "\"ppo_lstm_continuous.py --train-time-limit 0.5 --num-steps 256 --num-minibatches 8\" --extra=\"--eval-episodes "
-        "30\"`, then the first two with `--seeds 21 22 ... 30`, and `--train-time-limit 0.5` with `--seeds 11 12 ... 30`; "
+        "30\"`, then the same with `--seeds 21 22 ... 30`, stopped for time after the first two fractions and 0.75's seed "
+        "21, and `--train-time-limit 0.5` alone with `--seeds 11 12 ... 30`; "
         "the AMD EPYC of family 25 model 17 showing AVX-512, 2026-11-30), against the defaults of then (whole episodes) "
         "on the same seeds in tuning_pendulum_shared_f25m17_arithmetic. Every fraction tried led: over seeds 11-30, 0.5 "
         "evaluated at -167.6 against -186.9 over 30 episodes, ahead on all 20 seeds, at -200 or better over the first 10 "
-        "episodes on 18 against 17 and over all 30 on 20 against 17; 0.4 at -168.4 (ahead on 19, 19 and 19 at -200 or "
-        "better), 0.6 at -175.1 (ahead on 16). On seeds 11-20 alone, 0.75 at -178.3 and 0.5 with 256-step rollouts at "
-        "-169.3, against 0.5's -170.6 there. The two runs of 0.75 on seeds 21 and 22 were stopped with the rest of that "
-        "block, the first after it finished; 0.5, the best on the mean over 20 seeds, went on to seeds 1-10:"])
+        "episodes on 18 against 17 and over all 30 on 20 against 17; 0.4 at -168.4 (ahead on 19, at -200 or better on "
+        "19 over the first 10 episodes and over all 30), 0.6 at -175.1 (ahead on 16). On seeds 11-20 alone, 0.75 at "
+        "-178.6 and 0.5 with 256-step rollouts at -169.3, against 0.5's -170.6 there. 0.5, the best on the mean over 20 "
+        "seeds, went on to seeds 1-10:"])
     parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
         "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
         "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
@@ -2924,8 +2925,8 @@ def results_block() -> str:
         "The same starts of seeds 2, 4 and 10 with `--train-time-limit 0.5`, each CPU model's arithmetic: the starts at "
         "the catch/let-fall boundary still cost a whole swing in every run (seed 2's third episode, seed 10's second "
         "and third), but far fewer of the others do: of the 30 episodes, the defaults of then fell 100 or more short on "
-        "12, 9 and 13 (the AVX2 AMD EPYC's, the AMD EPYC of family 26's and the Intel Xeon's arithmetic), these runs on "
-        "9, 8 and 8:",
+        "18, 10 and 11 (the AVX2 AMD EPYC's, the AMD EPYC of family 26's and the Intel Xeon's arithmetic), these runs "
+        "on 7, 7 and 6:",
         lambda: pendulum_start_gaps_table([2, 4, 10], cut))
     parts += suite_section("mountaincar_norm_obs_until_f25m17", [
         "`--norm-obs-until 0.3` became ppo_lstm_continuous.py's default on 2026-11-28 (the ppo_lstm_continuous.py "
