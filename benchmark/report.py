@@ -2896,14 +2896,16 @@ def results_block() -> str:
         "\"ppo_lstm_continuous.py --train-time-limit 0.6\" \"ppo_lstm_continuous.py --train-time-limit 0.75\" "
         "\"ppo_lstm_continuous.py --train-time-limit 0.5 --num-steps 256 --num-minibatches 8\" --extra=\"--eval-episodes "
         "30\"`, then the same with `--seeds 21 22 ... 30`, stopped for time after the first two fractions and 0.75's seed "
-        "21, and `--train-time-limit 0.5` alone with `--seeds 11 12 ... 30`; "
+        "21, then `--train-time-limit 0.5` alone with `--seeds 11 12 ... 30`, and last 0.5 with 256-step rollouts with "
+        "`--seeds 21 22 ... 30`; "
         "the AMD EPYC of family 25 model 17 showing AVX-512, 2026-11-30), against the defaults of then (whole episodes) "
         "on the same seeds in tuning_pendulum_shared_f25m17_arithmetic. Every fraction tried led: over seeds 11-30, 0.5 "
         "evaluated at -167.6 against -186.9 over 30 episodes, ahead on all 20 seeds, at -200 or better over the first 10 "
         "episodes on 18 against 17 and over all 30 on 20 against 17; 0.4 at -168.4 (ahead on 19, at -200 or better on "
-        "19 over the first 10 episodes and over all 30), 0.6 at -175.1 (ahead on 16). On seeds 11-20 alone, 0.75 at "
-        "-178.6 and 0.5 with 256-step rollouts at -169.3, against 0.5's -170.6 there. 0.5, the best on the mean over 20 "
-        "seeds, went on to seeds 1-10:"])
+        "19 over the first 10 episodes and over all 30), 0.6 at -175.1 (ahead on 16), 0.5 with 256-step rollouts at "
+        "-169.3 (ahead on 19, at -200 or better over the first 10 episodes on 16 against 17); on seeds 11-20, 0.75 at "
+        "-178.6 against 0.5's -170.6 there. 0.5 with 128-step rollouts, the best on the mean over 20 seeds, went on to "
+        "seeds 1-10:"])
     parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
         "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
         "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
