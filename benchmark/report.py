@@ -2906,14 +2906,18 @@ def results_block() -> str:
         "30\"`, then the same with `--seeds 21 22 ... 30`, stopped for time after the first two fractions and 0.75's seed "
         "21, then `--train-time-limit 0.5` alone with `--seeds 11 12 ... 30`, and last 0.5 with 256-step rollouts with "
         "`--seeds 21 22 ... 30`; "
-        "the AMD EPYC of family 25 model 17 showing AVX-512, 2026-11-30), against the defaults of then (whole episodes) "
-        "on the same seeds in tuning_pendulum_shared_f25m17_arithmetic. Every fraction tried led: over seeds 11-30, 0.5 "
+        "the AMD EPYC of family 25 model 17 showing AVX-512, 2026-11-30; a session later the same with `--seeds 11 12 ... "
+        "30 --workers 1 --scripts \"ppo_lstm_continuous.py --train-time-limit 0.25\"`), against the defaults of then "
+        "(whole episodes) on the same seeds in tuning_pendulum_shared_f25m17_arithmetic. Every fraction tried led: over "
+        "seeds 11-30, 0.5 "
         "evaluated at -167.6 against -186.9 over 30 episodes, ahead on all 20 seeds, at -200 or better over the first 10 "
         "episodes on 18 against 17 and over all 30 on 20 against 17; 0.4 at -168.4 (ahead on 19, at -200 or better on "
         "19 over the first 10 episodes and over all 30), 0.6 at -175.1 (ahead on 16), 0.5 with 256-step rollouts at "
         "-169.3 (ahead on 19, at -200 or better over the first 10 episodes on 16 against 17); on seeds 11-20, 0.75 at "
         "-178.6 against 0.5's -170.6 there. 0.5 with 128-step rollouts, the best on the mean over 20 seeds, went on to "
-        "seeds 1-10:"])
+        "seeds 1-10. Shorter still, 0.25 (50-step episodes, tried later) led whole episodes too, by less: -183.0 over "
+        "seeds 11-30, ahead on 18, at -200 or better on 17 over the first 10 episodes and over all 30; ahead of 0.5 on 13 of "
+        "the 20 seeds but 15.4 below it on the mean, with one seed at -445.0 (seed 28):"])
     parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
         "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
         "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
