@@ -2976,6 +2976,20 @@ def results_block() -> str:
         lambda: pendulum_peer_table("peer_reach_pendulum_epyc_avx2_arithmetic_tl05.json"),
         "PendulumNoVel-v1 with the AVX2 AMD EPYC's arithmetic, the defaults of now (training episodes cut at half) "
         "beside the peer")
+    parts += results_section(
+        "peer_reach_pendulum_xeon_arithmetic_tl05.json",
+        "And with the Intel Xeon's arithmetic (`python benchmark/arithmetic.py --of xeon -- python benchmark/peer_reach.py "
+        "--task pendulum --tag xeon_arithmetic_tl05 --ours-flags='--train-time-limit 0.5' --workers 2`, 2026-11-30). "
+        "Every row of the peer came out as in peer_reach_pendulum_xeon_arithmetic_shared.json, seed for seed (`python "
+        "benchmark/arithmetic.py --compare peer_reach_pendulum_xeon_arithmetic_shared.json "
+        "peer_reach_pendulum_xeon_arithmetic_tl05.json`). Ours evaluates at -181.2 on the mean against the peer's -256.9 "
+        "(medians -170.8 and -227.9), ahead on all 10 seeds, 6 against 2 at -200 or better; with whole training "
+        "episodes (that file) it was -196.1, also 6 at -200 or better, and the cut is ahead of it on 8 of the 10 seeds "
+        "at 100k. Over the three CPU models' arithmetic, the cut at 100k evaluates at -194.5 against whole episodes' "
+        "-195.7 and the peer's -276.4, ahead of the peer on 28 of 30 runs (the pooled table at the top of the results):",
+        lambda: pendulum_peer_table("peer_reach_pendulum_xeon_arithmetic_tl05.json"),
+        "PendulumNoVel-v1 with the Intel Xeon's arithmetic, the defaults of now (training episodes cut at half) beside "
+        "the peer")
     parts += suite_section("mountaincar_norm_obs_until_f25m17", [
         "`--norm-obs-until 0.3` became ppo_lstm_continuous.py's default on 2026-11-28 (the ppo_lstm_continuous.py "
         "section above). On MountainCarContinuousNoVel-v0 with the flags of its learning test, beside the statistics "
