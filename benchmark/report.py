@@ -1037,6 +1037,9 @@ OWN_CRITIC = "with the critic's own LSTM (`--no-shared-lstm`), its default befor
 WHOLE_EPISODES = "with whole training episodes (`--train-time-limit 1`), its default before"
 # the steps to the threshold of ppo_lstm_continuous.py since: of the mean over training episodes cut at half
 CUT_STEPS = "(its steps of 100-step training episodes, not comparable with the peer's)"
+# how a line names a comparison run with another CPU model's arithmetic
+AVX2_ARITHMETIC = "(the AVX2 AMD EPYC's arithmetic; benchmark/arithmetic.py)"
+XEON_ARITHMETIC = "(the Intel Xeon's arithmetic; benchmark/arithmetic.py)"
 # the variant of ppo_lstm.py's 64-step rollouts in the tuning suites (its defaults since), and the blocks of tuning seeds
 # its candidates are set beside it in
 ROLLOUT64 = "ppo_lstm__num_steps_64__num_minibatches_2"
@@ -1044,9 +1047,9 @@ TUNING_BLOCKS = ((11, 20), (21, 30), (11, 30))
 # the peer comparisons of our scripts on their defaults (of now, unless the task says), seeds 1-10, 100k steps:
 # (task, results file)
 STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
-            ("CartPoleNoVel-v1, ppo_lstm.py (the Intel Xeon's arithmetic; benchmark/arithmetic.py)",
+            (f"CartPoleNoVel-v1, ppo_lstm.py {XEON_ARITHMETIC}",
              "peer_reach_xeon16_arithmetic_r64.json"),
-            ("CartPoleNoVel-v1, ppo_lstm.py (the AVX2 AMD EPYC's arithmetic; benchmark/arithmetic.py)",
+            (f"CartPoleNoVel-v1, ppo_lstm.py {AVX2_ARITHMETIC}",
              "peer_reach_epyc_avx2_arithmetic_r64.json"),
             (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32}", "peer_reach_epyc.json"),
             (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32} (16 cores, ten runs at a time; every row as on the 2-core "
@@ -1056,16 +1059,16 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py (16 cores, four runs at a time)", "peer_reach_mlp_xeon16.json"),
             ("CartPole-v1, ppo_mlp_cartpole.py", "peer_reach_mlp_epyc_avx2.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {CUT_STEPS}", "peer_reach_pendulum_epyc_f25m17_avx512_tl05.json"),
-            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {CUT_STEPS} (the AVX2 AMD EPYC's arithmetic; "
-             "benchmark/arithmetic.py)", "peer_reach_pendulum_epyc_avx2_arithmetic_tl05.json"),
-            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {CUT_STEPS} (the Intel Xeon's arithmetic; benchmark/arithmetic.py)",
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {CUT_STEPS} {AVX2_ARITHMETIC}",
+             "peer_reach_pendulum_epyc_avx2_arithmetic_tl05.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {CUT_STEPS} {XEON_ARITHMETIC}",
              "peer_reach_pendulum_xeon_arithmetic_tl05.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES}",
              "peer_reach_pendulum_epyc_f25m17_avx512_shared.json"),
-            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES} (the AVX2 AMD EPYC's arithmetic; "
-             "benchmark/arithmetic.py)", "peer_reach_pendulum_epyc_avx2_arithmetic_shared.json"),
-            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES} (the Intel Xeon's arithmetic; "
-             "benchmark/arithmetic.py)", "peer_reach_pendulum_xeon_arithmetic_shared.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES} {AVX2_ARITHMETIC}",
+             "peer_reach_pendulum_epyc_avx2_arithmetic_shared.json"),
+            (f"PendulumNoVel-v1, ppo_lstm_continuous.py {WHOLE_EPISODES} {XEON_ARITHMETIC}",
+             "peer_reach_pendulum_xeon_arithmetic_shared.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}", "peer_reach_pendulum_epyc_f25m17_nou03.json"),
             (f"PendulumNoVel-v1, ppo_lstm_continuous.py {OWN_CRITIC}", "peer_reach_pendulum_epyc_f25m17_avx512.json"),
             ("PendulumNoVel-v1, ppo_lstm_continuous.py with the discount constant at 0.9, the observation statistics "
