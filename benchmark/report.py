@@ -1975,7 +1975,7 @@ def results_block() -> str:
                   "better: at 475 or more on fewer runs than the defaults' with either arithmetic, so it did not go on "
                   "to the third.", ""]
     sweep = ["num_minibatches_4", "update_epochs_30", "gamma_0.99", "clip_coef_0.3", "max_grad_norm_1.0", "vf_coef_1.0",
-             "head_sizes_64_64", "norm_obs_until_0.3", "num_envs_16__num_minibatches_4"]
+             "head_sizes_64_64", "norm_obs_until_0.3", "num_envs_16__num_minibatches_4", "rnn_hidden_size_32", "seq_len_16"]
     parts += blocks_lines(
         [f"tuning_cartpolenovel_r64_sweep_xeon_arithmetic:ppo_lstm__{flags}" for flags in sweep],
         [xeon_defaults], blocks=((11, 20),), intro=(
@@ -1987,7 +1987,9 @@ def results_block() -> str:
             "Only a second hidden layer in each head (`--head-sizes 64 64`) got to 475 first on most of the seeds, 7 of "
             "10, with a median a little lower and every evaluation at 475 or more; the tables below take it further. "
             "The discount 0.99 and 16 envs in four minibatches reached 475 later, and the other flags about as the "
-            "defaults did.",))
+            "defaults did. The last two rows ran a session later (2026-11-30), on the same CPU model: an LSTM of 32 "
+            "(half the width) and 16-step sequences for training (each 64-step rollout cut in four, so a minibatch mixes "
+            "pieces of every env) got there later too.",))
     heads = "ppo_lstm__head_sizes_64_64"
     parts += blocks_lines([f"tuning_cartpolenovel_r64_sweep_xeon_arithmetic:{heads}"], [xeon_defaults],
                           blocks=TUNING_BLOCKS, intro=(
@@ -2046,6 +2048,21 @@ def results_block() -> str:
             "there first on half the seeds. Over seeds 11-50 with this arithmetic: 35 of 40 at 475 or more at 100k "
             "against the defaults' 40 (Fisher's exact test, two-sided: p = 0.055). More likely the learning "
             "rate's than the seeds', and the defaults stay.",))
+    parts += blocks_lines(
+        [f"tuning_cartpolenovel_r64_ihgain_xeon_arithmetic:ppo_lstm_ihgain__ih_gain_{gain}" for gain in (4, 8)],
+        [xeon_defaults], blocks=((11, 20),), intro=(
+            "The LSTM's input weights initialised larger, on the guess that what slows CartPoleNoVel-v1 down is "
+            "reading the velocities off the small change of a normalised observation from one step to the next: a copy "
+            "of ppo_lstm.py, not in the repository (ppo_lstm_ihgain.py: an `--ih-gain G` flag, the orthogonal "
+            "initialisation of each LSTM's `weight_ih_l0` with gain G instead of 1, all else as ppo_lstm.py), tuning "
+            "seeds 11-20 with the Intel Xeon's arithmetic, 2026-11-30 (`python benchmark/arithmetic.py --of xeon -- "
+            "python benchmark/run.py --suite tuning_cartpolenovel_r64_ihgain_xeon_arithmetic --seeds 11 12 ... 20 "
+            "--workers 2 --env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm_ihgain.py --ih-gain 4\" \"ppo_lstm_ihgain.py "
+            "--ih-gain 8\"`, with the copy beside ppo_lstm.py). With `--ih-gain 1` the copy's seed 11 came out as the "
+            "defaults' row, every training episode (the suite's row ppo_lstm_ihgain__ih_gain_1), so the copy differs in "
+            "the gain alone. Against the defaults' rows with that arithmetic above:",), after=(
+            "The gains 4 and 8 got to 475 first on 4 and 5 of the 10 seeds, with medians above the defaults': no gain, "
+            "so ppo_lstm.py keeps the gain 1.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
@@ -2928,6 +2945,25 @@ def results_block() -> str:
         "The discount rising to 0.99 evaluated at -170.1 (ahead of 0.5 on 6 of the 20 seeds, at -200 or better over the "
         "first 10 episodes on 16 against 18), the entropy coefficient 0.005 at -176.1 (6, 16), 16 envs x 64 steps at "
         "-175.5 (5, 17), the GAE lambda 0.9 at -171.5 (8, 17):"])
+    parts += suite_section("tuning_pendulum_ihgain_f25m17_arithmetic", [
+        "Two changes to the network with the cut at 0.5, each in a copy of ppo_lstm_continuous.py not in the repository, "
+        "on tuning seeds 11-20 with the AVX2 AMD EPYC's arithmetic, 30 evaluation episodes each, 2026-11-30: the "
+        "LSTM's input weights initialised with the orthogonal gain 2 or 3 instead of 1 (ppo_lstm_continuous_ihgain.py, "
+        "the `--ih-gain G` of the CartPoleNoVel-v1 copy above; `python benchmark/arithmetic.py --of epyc-avx2 -- python "
+        "benchmark/run.py --suite tuning_pendulum_ihgain_f25m17_arithmetic --seeds 11 12 ... 20 --workers 2 --env-ids "
+        "PendulumNoVel-v1 --scripts \"ppo_lstm_continuous_ihgain.py --train-time-limit 0.5 --ih-gain 3\" "
+        "\"ppo_lstm_continuous_ihgain.py --train-time-limit 0.5 --ih-gain 2\" --extra=\"--eval-episodes 30\"`; with "
+        "`--ih-gain 1` its seed 11 came out as 0.5's row above, the evaluation and the last-20 training mean), and a "
+        "second tanh layer of 64 in the actor's and the critic's heads (ppo_lstm_continuous_deep.py, suite "
+        "tuning_pendulum_heads_f25m17_arithmetic, the same command with `--scripts \"ppo_lstm_continuous_deep.py "
+        "--train-time-limit 0.5\"`), so that the mean torque could turn from one bound to the other over a narrower "
+        "range of angles than one layer draws it (the catch/let-fall boundary of the sections on seeds 2, 4 and 10). "
+        "Against 0.5's rows "
+        "above, over 30 episodes on seeds 11-20 (0.5 alone: -170.6, at -200 or better on 9 of 10 over the first 10 "
+        "episodes and on 10 over all 30): the gain 3 at -169.5 (ahead on 7 of 10; at -200 or better on 8 and 9), the "
+        "gain 2 at -190.7 (ahead on 4; 8 and 8; seed 16 at -366), the two-layer heads at -172.5 (ahead on 4; 8 and 10). "
+        "None is a clear gain; none went further (the tables count the mean over all 30 episodes):"])
+    parts += labelled_sections([("tuning_pendulum_heads_f25m17_arithmetic", "The two-layer heads:")])
     parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
         "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
         "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
