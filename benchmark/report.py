@@ -432,6 +432,11 @@ def seeds_mean(by_seed: dict, key: str = "eval_mean_return") -> float:
     return statistics.mean(row[key] for row in by_seed.values())
 
 
+def seeds_mean_text(rows: dict, env: str, contender: str, key: str = "eval_mean_return", digits: int = 3) -> str:
+    """seeds_mean of one contender on one env of popgym_rows' rows, to `digits` decimals; "-" where it did not run."""
+    return f"{seeds_mean(rows[(env, contender)], key):.{digits}f}" if (env, contender) in rows else "-"
+
+
 def seeds_above(first: dict, second: dict) -> tuple[int, int]:
     """On how many of the seeds both contenders ran (seed -> row each) the first evaluated above the second, of how many."""
     both = first.keys() & second.keys()
@@ -539,7 +544,7 @@ def prev_action_200k_section() -> tuple[str, object]:
     names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer", "random": "random actions"}
 
     def mean(rows: dict, env: str, contender: str, key: str = "eval_mean_return") -> str:
-        return f"{seeds_mean(rows[(env, contender)], key):.2f}" if (env, contender) in rows else "-"
+        return seeds_mean_text(rows, env, contender, key, digits=2)
 
     def above(env: str, other: str) -> str:  # the seeds on which ours evaluated above another contender
         return "{} on {} of {}".format(names[other], *seeds_above(at_200k[(env, "ppo_lstm")], at_200k[(env, other)]))
@@ -671,8 +676,7 @@ def autoencode_200k_section() -> tuple[str, object]:
     names = {"ppo_lstm": "ours", "mlp": "the MLP", "sb3-contrib": "the peer", "random": "random actions"}
 
     def mean(rows: dict, contender: str, key: str = "eval_mean_return") -> str:
-        by_seed = rows.get(("AutoencodeEasy", contender))
-        return f"{seeds_mean(by_seed, key):.3f}" if by_seed else "-"
+        return seeds_mean_text(rows, "AutoencodeEasy", contender, key)
 
     ours = sorted(at_200k[("AutoencodeEasy", "ppo_lstm")].items())
     ours_seeds = " / ".join(f"{row['eval_mean_return']:.3f}" for _, row in ours)
@@ -746,7 +750,7 @@ def autoencode_50k_section(name: str = "popgym_autoencode_50k.json") -> tuple[st
     ours = rows[("AutoencodeEasy", "ppo_lstm")]
 
     def mean(contender: str, key: str = "eval_mean_return") -> str:
-        return f"{seeds_mean(rows[('AutoencodeEasy', contender)], key):.3f}"
+        return seeds_mean_text(rows, "AutoencodeEasy", contender, key)
 
     per_seed = " / ".join(f"{row['eval_mean_return']:.3f}" for _, row in sorted(ours.items()))
     beyond = sum(row["eval_mean_return"] > AUTOENCODE_MEMORYLESS for row in ours.values())
@@ -773,8 +777,8 @@ def autoencode_50k_section(name: str = "popgym_autoencode_50k.json") -> tuple[st
             lr2_command = json.load(f)["command"]
         intro += (
             "Given ours' learning rate 2e-3 as well (`" + lr2_command + "`), the MLP evaluated at "
-            f"{seeds_mean(lr2[('AutoencodeEasy', 'mlp')]):.3f} and the peer at "
-            f"{seeds_mean(lr2[('AutoencodeEasy', 'sb3-contrib')]):.3f}, ours above them on {{}} of {{}} and {{}} of {{}} "
+            f"{seeds_mean_text(lr2, 'AutoencodeEasy', 'mlp')} and the peer at "
+            f"{seeds_mean_text(lr2, 'AutoencodeEasy', 'sb3-contrib')}, ours above them on {{}} of {{}} and {{}} of {{}} "
             "seeds: the peer given that learning rate learns this env as far as ours by 50k steps, or further, so what "
             "the table shows is the learning rate's, not a lead of ours over the peer:".format(
                 *seeds_above(ours, lr2[("AutoencodeEasy", "mlp")]),
