@@ -2121,6 +2121,21 @@ def results_block() -> str:
             "the gain alone. Against the defaults' rows with that arithmetic above:",), after=(
             "The gains 4 and 8 got to 475 first on 4 and 5 of the 10 seeds, with medians above the defaults': no gain, "
             "so ppo_lstm.py keeps the gain 1.",))
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_readv_xeon_arithmetic:ppo_lstm_readv__recompute_adv"], [xeon_defaults],
+        blocks=TUNING_BLOCKS, intro=(
+            "The advantages computed afresh before every epoch, with the critic as the epochs before left it, instead of "
+            "once per update with the rollout's values (a choice that mattered in large studies of PPO's settings): a "
+            "copy of ppo_lstm.py, not in the repository (ppo_lstm_readv.py: a `--recompute-adv` flag; before each epoch "
+            "after the first the critic replays the rollout and the step after it from the rollout's first state, and "
+            "GAE runs again on its values; the values the value loss is clipped around stay the rollout's), tuning "
+            "seeds 11-30 with the Intel Xeon's arithmetic, 2026-11-30 (`python benchmark/arithmetic.py --of xeon -- "
+            "python benchmark/run.py --suite tuning_cartpolenovel_r64_readv_xeon_arithmetic --seeds 11 12 ... 30 "
+            "--workers 2 --env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm_readv.py --recompute-adv\"`). Computed so "
+            "before the first epoch, the values came out within 2.4e-7 of the rollout's and the advantages within "
+            "4.8e-7 (six updates, ad hoc). Against the defaults' rows with that arithmetic above:",), after=(
+            "It got to 475 first on 10 of the 20 seeds, with the median about the defaults' and as many evaluations at "
+            "475 or more: no gain on this task, so ppo_lstm.py computes the advantages once per update.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
@@ -3022,6 +3037,19 @@ def results_block() -> str:
         "gain 2 at -190.7 (ahead on 4; 8 and 8; seed 16 at -366), the two-layer heads at -172.5 (ahead on 4; 8 and 10). "
         "None is a clear gain; none went further (the tables count the mean over all 30 episodes):"])
     parts += labelled_sections([("tuning_pendulum_heads_f25m17_arithmetic", "The two-layer heads:")])
+    parts += suite_section("tuning_pendulum_readv_f25m17_arithmetic", [
+        "The advantages computed afresh before every epoch after the first, with the critic as the epochs before left it "
+        "(the CartPoleNoVel-v1 copy's `--recompute-adv` above, in a copy of ppo_lstm_continuous.py not in the "
+        "repository, ppo_lstm_continuous_readv.py; here the critic steps through the rollout from its first state, so "
+        "the values of the observations that end a training episode at the cut are computed afresh too: before the "
+        "first epoch all of them came out as the rollout's, bit for bit, ad hoc), on tuning seeds 11-30 with the AVX2 AMD "
+        "EPYC's arithmetic, 30 evaluation episodes each, 2026-11-30 (`python benchmark/arithmetic.py --of epyc-avx2 -- "
+        "python benchmark/run.py --suite tuning_pendulum_readv_f25m17_arithmetic --seeds 11 12 ... 30 --workers 2 "
+        "--env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous_readv.py --recompute-adv\" --extra=\"--eval-episodes "
+        "30\"`). Against the defaults' rows (0.5's above), over 30 episodes: -166.9 against -167.6, ahead on 13 of 20; "
+        "at -200 or better over the first 10 episodes on 18 against 18 and over all 30 on 19 against 20; every run "
+        "reached a last-20 training mean of -200, after a median of 77,200 steps against 79,200 (first on 11 of the 20 "
+        "seeds, 2 level). Level on what the target measures, so the advantages stay computed once per update:"])
     parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
         "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
         "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
