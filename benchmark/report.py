@@ -2136,6 +2136,21 @@ def results_block() -> str:
             "4.8e-7 (six updates, ad hoc). Against the defaults' rows with that arithmetic above:",), after=(
             "It got to 475 first on 10 of the 20 seeds, with the median about the defaults' and as many evaluations at "
             "475 or more: no gain on this task, so ppo_lstm.py computes the advantages once per update.",))
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_skip_xeon_arithmetic:ppo_lstm_skip__skip_obs"], [xeon_defaults],
+        blocks=TUNING_BLOCKS, intro=(
+            "The observation fed to the heads beside the LSTM's output, on the guess that the policy could act on the "
+            "angle and the position it sees from the first updates on, leaving the LSTM only the velocities to infer "
+            "(a copy of ppo_lstm.py, not in the repository: ppo_lstm_skip.py, a `--skip-obs` flag; each head's first "
+            "layer reads the LSTM's output and the normalised observation, joined), tuning seeds 11-30 with the Intel "
+            "Xeon's arithmetic, 2026-11-30 (`python benchmark/arithmetic.py --of xeon -- python benchmark/run.py --suite "
+            "tuning_cartpolenovel_r64_skip_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 "
+            "--scripts \"ppo_lstm_skip.py --skip-obs\"`). Against the defaults' rows with that arithmetic above:",),
+        after=(
+            "It got to 475 first on 9 of the 20 seeds, its median a little later than the defaults', every evaluation "
+            "at 500 against the defaults' 19 of 20 at 475 or more. The early stretch came no sooner (a last-20 mean of "
+            "100 after a median of 9,800 steps against 9,612; 200 after 13,632 against 15,376), and 400 came later "
+            "(30,976 against 24,420): no gain on what the target measures, so the heads read the LSTM alone.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
@@ -3064,6 +3079,16 @@ def results_block() -> str:
         "on 12 and 11 of 20; at -200 or better over the first 10 episodes on 18 and 18 against 18, over all 30 on 18 and "
         "20 against 20; both reached a last-20 training mean of -200 a little later (medians of 82,400 and 81,600 steps "
         "against 79,200). No gain, so the discount keeps rising to the end:"])
+    parts += suite_section("tuning_pendulum_skip_f25m17_arithmetic", [
+        "The observation fed to the heads beside the LSTM's output (the CartPoleNoVel-v1 copy's `--skip-obs` above, in "
+        "a copy of ppo_lstm_continuous.py not in the repository, ppo_lstm_continuous_skip.py), tuning seeds 11-30 with "
+        "the AVX2 AMD EPYC's arithmetic, 30 evaluation episodes each, 2026-11-30 (`python benchmark/arithmetic.py --of "
+        "epyc-avx2 -- python benchmark/run.py --suite tuning_pendulum_skip_f25m17_arithmetic --seeds 11 12 ... 30 "
+        "--workers 2 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous_skip.py --skip-obs\" "
+        "--extra=\"--eval-episodes 30\"`). Against the defaults' rows, over 30 episodes: -172.9 against -167.6, ahead on "
+        "7 of 20 (seed 13 at -249.1); at -200 or better over the first 10 episodes on 19 against 18, over all 30 on 18 "
+        "against 20; and it reached a last-20 training mean of -200 later, first on 4 of the 20 seeds (median 87,200 "
+        "steps against 79,200). Behind, so the heads read the LSTM alone:"])
     parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
         "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
         "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
