@@ -1109,6 +1109,8 @@ STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
              "peer_reach_xeon16_arithmetic_r64.json"),
             (f"CartPoleNoVel-v1, ppo_lstm.py {AVX2_ARITHMETIC}",
              "peer_reach_epyc_avx2_arithmetic_r64.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {XEON_ARITHMETIC}, seeds 31-40",
+             "peer_reach_xeon16_arithmetic_r64_s31.json"),
             (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32}", "peer_reach_epyc.json"),
             (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32} (16 cores, ten runs at a time; every row as on the 2-core "
              "Intel Xeon)", "peer_reach_xeon16.json"),
@@ -1165,6 +1167,29 @@ POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc_r64.json", "peer_r
             "peer_reach_pendulum_epyc_final_gamma.json"])]  # fmt: skip
 
 
+def paired_rows(names: list[str]) -> tuple[list[tuple[dict, dict]], float | None]:
+    """The rows of benchmark/peer_reach.py results files (each there), ours and the peer's paired seed by seed, and
+    their threshold."""
+    pairs, threshold = [], None
+    for name in names:
+        peer, rows = comparison_rows(name)
+        threshold = peer["threshold"]
+        pairs += [(rows["ours"][seed], rows["peer"][seed]) for seed in sorted(set(rows["ours"]) & set(rows["peer"]))]
+    return pairs, threshold
+
+
+def pooled_steps(names: list[str]) -> dict | None:
+    """paired_counts over several results files of one task (None unless all are there), with the two-sided
+    Mann-Whitney U test's p of the two sets of steps."""
+    from scipy.stats import mannwhitneyu
+
+    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in names):
+        return None
+    pairs, threshold = paired_rows(names)
+    counts = paired_counts(list(zip(*pairs, strict=True)), threshold)
+    return {**counts, "n": len(pairs), "p": mannwhitneyu(*counts["steps"], alternative="two-sided").pvalue}
+
+
 def pooled_table() -> str:
     """The comparisons of each task in POOLED taken together: every seed that ours and the peer both ran on one CPU
     model counts as one run of each, so ten seeds on three CPU models are thirty runs a side. The steps to the
@@ -1177,11 +1202,7 @@ def pooled_table() -> str:
              "threshold or more (runs): ours / peer | Fisher's exact, p |", "|" + "---|" * 9]  # fmt: skip
     for task, names in POOLED:
         names = [name for name in names if os.path.exists(os.path.join(RESULTS, name))]
-        pairs, threshold = [], None
-        for name in names:
-            peer, rows = comparison_rows(name)
-            threshold = peer["threshold"]
-            pairs += [(rows["ours"][seed], rows["peer"][seed]) for seed in sorted(set(rows["ours"]) & set(rows["peer"]))]
+        pairs, threshold = paired_rows(names)
         if not pairs:
             continue
         counts = paired_counts(list(zip(*pairs, strict=True)), threshold)  # ours' rows, the peer's, paired
@@ -1480,7 +1501,9 @@ def results_block() -> str:
              "peer_reach_pendulum_epyc_final_gamma.json against peer_reach_pendulum_epyc.json). The first three lines, "
              "ppo_lstm.py's defaults of now, ran on the AMD EPYC of family 26, two of them with the arithmetic of the "
              "other CPU models (`benchmark/arithmetic.py`, which reruns those machines' rows exactly: the section "
-             "after the speed table); the lines with 32-step rollouts are the machines' own runs.", "", standing_table(), "",
+             "after the speed table); the fourth, the Intel Xeon's arithmetic again on ten more seeds, ran on the AMD "
+             "EPYC of family 25 model 17 with AVX-512; the lines with 32-step rollouts are the machines' own runs.", "",
+             standing_table(), "",
              "Ten seeds on one CPU model tell two contenders apart only by a wide margin: the peer's median on "
              "CartPoleNoVel-v1, the same seeds and settings, is 28,396 steps on the Intel Xeon and 42,840 on the AMD EPYC "
              "with AVX2. Taken together, every comparison of our defaults of now with a peer evaluated at the end "
@@ -1602,6 +1625,22 @@ def results_block() -> str:
         parts += results_section(
             name, f"ppo_lstm.py's defaults of now (64-step rollouts in two minibatches) beside the peer with {machine} "
             f"({how}):", lambda name=name: peer_table(name), f"CartPoleNoVel-v1, {machine}, ours beside the peer")
+    parts += results_section(
+        "peer_reach_xeon16_arithmetic_r64_s31.json",
+        "The same comparison with the Intel Xeon's arithmetic on ten more seeds, 31-40, on which no setting of ours was "
+        "tried with that arithmetic, on the AMD EPYC of family 25 model 17 with AVX-512 (`python benchmark/arithmetic.py "
+        "--of xeon -- python benchmark/peer_reach.py --task lstm --seeds 31 32 ... 40 --tag xeon16_arithmetic_r64_s31 "
+        "--workers 2`, both run in it, 2026-11-30), so that the peer's lead on seeds 1-10 with that arithmetic (first on "
+        "7 of 10, p = 0.34) has more seeds beside it:",
+        lambda: peer_table("peer_reach_xeon16_arithmetic_r64_s31.json"),
+        "CartPoleNoVel-v1, the Intel Xeon's arithmetic, seeds 31-40, ours beside the peer")
+    xeon20 = pooled_steps(["peer_reach_xeon16_arithmetic_r64.json", "peer_reach_xeon16_arithmetic_r64_s31.json"])
+    if xeon20:
+        parts += [f"Over the {xeon20['n']} seeds 1-10 and 31-40 with that arithmetic, the median steps to 475 are "
+                  f"{xeon20['median'][0]} for ours against {xeon20['median'][1]} for the peer, ours first on "
+                  f"{xeon20['first'][0]} of the {xeon20['n']} seeds, the peer on {xeon20['first'][1]} (two-sided "
+                  f"Mann-Whitney U test, p = {xeon20['p']:.2f}): with this CPU model's arithmetic the two are level "
+                  "within seed noise, the peer's median a little lower.", ""]
     parts += results_section(
         "peer_reach_xeon_tuning.json",
         "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "
