@@ -3156,17 +3156,20 @@ def results_block() -> str:
             "on 7, 7 and 6:",
             lambda: pendulum_start_gaps_table([2, 4, 10], cut))
     parts += suite_section("pendulum_defaults_epyc_arithmetic_s31", [
-        "How often the defaults of now reach the -200 on a seed drawn afresh, with the arithmetic where seeds 1-10 "
-        "had 7 of 10 (the AMD EPYC of family 26 model 2's): 20 more seeds, 31-50 (tuning seeds of earlier settings with "
-        "the AVX2 AMD EPYC's arithmetic, none with this one), at 150k steps, 10 evaluation episodes each as in the "
-        "target, 2026-11-30 (`python "
-        "benchmark/arithmetic.py --of epyc -- python benchmark/run.py --suite pendulum_defaults_epyc_arithmetic_s31 "
-        "--seeds 31 32 ... 50 --workers 2 --env-ids PendulumNoVel-v1 --scripts ppo_lstm_continuous.py`, on the AMD "
-        "EPYC of family 25 model 17 with AVX-512). 14 of the 20 evaluated at -200 or better, 8 of seeds 31-40 and 6 of "
-        "seeds 41-50; over the 30 seeds run so with this arithmetic, 21 of 30. So the 7 of seeds 1-10 is about what a "
-        "block of ten seeds gives here, not a bad draw: with this CPU model's arithmetic the defaults reach the -200 on "
-        "8 of 10 seeds only in some blocks of ten (on the AVX2 AMD EPYC's tuning seeds 11-30, 18 of 20 over the first "
-        "10 episodes, in the cut's tuning table above):"])
+        "How often the defaults of now reach the -200 on seeds drawn afresh: 20 more seeds, 31-50, at 150k steps, 10 "
+        "evaluation episodes each as in the target, with each CPU model's arithmetic, 2026-11-30 (`python "
+        "benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
+        "pendulum_defaults_ARITHMETIC_arithmetic_s31 --seeds 31 32 ... 50 --workers 2 --env-ids PendulumNoVel-v1 "
+        "--scripts ppo_lstm_continuous.py` with ARITHMETIC epyc, xeon and epyc-avx2, the suite names with `_` for `-`, "
+        "on the AMD EPYC of family 25 model 17 with AVX-512; these seeds were tuning seeds of earlier settings with the "
+        "AVX2 AMD EPYC's arithmetic, and none of the defaults of now was chosen on them). At -200 or better: 14 of the 20 "
+        "with the AMD EPYC of family 26's arithmetic (8 of seeds 31-40, 6 of seeds 41-50), 16 with the Intel Xeon's (9, "
+        "7) and 15 with the AVX2 AMD EPYC's (9, 6); with seeds 1-10 (the sections above), 21, 24 and 23 of 30. So the "
+        "defaults reach the -200 on about three seeds in four, and a block of ten seeds gives from 6 to 9: the 7 of seeds "
+        "1-10 with the first arithmetic is what a block of ten gives there about as often as the 8 or 9 of the others, "
+        "and seeds 41-50 fall short of 8 with every arithmetic. The AMD EPYC of family 26 model 2's:"])
+    parts += labelled_sections([("pendulum_defaults_xeon_arithmetic_s31", "The Intel Xeon's:"),
+                                ("pendulum_defaults_epyc_avx2_arithmetic_s31", "The AVX2 AMD EPYC's:")])
     parts += results_section(
         "peer_reach_pendulum_epyc_f25m17_avx512_tl05.json",
         "`--train-time-limit 0.5` beside the peer at 100k steps, seeds 1-10, this CPU's own arithmetic (`python "
