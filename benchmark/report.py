@@ -1167,27 +1167,24 @@ POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc_r64.json", "peer_r
             "peer_reach_pendulum_epyc_final_gamma.json"])]  # fmt: skip
 
 
-def paired_rows(names: list[str]) -> tuple[list[tuple[dict, dict]], float | None]:
-    """The rows of benchmark/peer_reach.py results files (each there), ours and the peer's paired seed by seed, and
-    their threshold."""
+def pooled_steps(names: list[str]) -> dict | None:
+    """paired_counts over benchmark/peer_reach.py results files of one task, ours and the peer's rows paired seed by
+    seed on each file's CPU model, with the runs a side, the threshold and the two-sided Mann-Whitney U test's p of the
+    two sets of steps; None unless every file is there and some seed was run by both."""
+    from scipy.stats import mannwhitneyu
+
+    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in names):
+        return None
     pairs, threshold = [], None
     for name in names:
         peer, rows = comparison_rows(name)
         threshold = peer["threshold"]
         pairs += [(rows["ours"][seed], rows["peer"][seed]) for seed in sorted(set(rows["ours"]) & set(rows["peer"]))]
-    return pairs, threshold
-
-
-def pooled_steps(names: list[str]) -> dict | None:
-    """paired_counts over several results files of one task (None unless all are there), with the two-sided
-    Mann-Whitney U test's p of the two sets of steps."""
-    from scipy.stats import mannwhitneyu
-
-    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in names):
+    if not pairs:
         return None
-    pairs, threshold = paired_rows(names)
-    counts = paired_counts(list(zip(*pairs, strict=True)), threshold)
-    return {**counts, "n": len(pairs), "p": mannwhitneyu(*counts["steps"], alternative="two-sided").pvalue}
+    counts = paired_counts(list(zip(*pairs, strict=True)), threshold)  # ours' rows, the peer's, paired
+    p = mannwhitneyu(*counts["steps"], alternative="two-sided").pvalue
+    return {**counts, "n": len(pairs), "threshold": threshold, "p": p}
 
 
 def pooled_table() -> str:
@@ -1195,22 +1192,20 @@ def pooled_table() -> str:
     model counts as one run of each, so ten seeds on three CPU models are thirty runs a side. The steps to the
     threshold are set against each other by a two-sided Mann-Whitney U test (a run that never reached counts as
     slower than every run that did), the evaluations at the threshold or more by Fisher's exact test."""
-    from scipy.stats import fisher_exact, mannwhitneyu
+    from scipy.stats import fisher_exact
 
     lines = ["| task, our script | results files | runs a side | median steps to a last-20 mean of the threshold: ours / "
              "peer | first there (runs): ours / peer | Mann-Whitney U, p | eval at 100k, mean: ours / peer | eval at the "
              "threshold or more (runs): ours / peer | Fisher's exact, p |", "|" + "---|" * 9]  # fmt: skip
     for task, names in POOLED:
         names = [name for name in names if os.path.exists(os.path.join(RESULTS, name))]
-        pairs, threshold = paired_rows(names)
-        if not pairs:
+        counts = pooled_steps(names)
+        if counts is None:
             continue
-        counts = paired_counts(list(zip(*pairs, strict=True)), threshold)  # ours' rows, the peer's, paired
-        at, medians, first, mean = counts["at"], counts["median"], counts["first"], counts["mean"]
-        n = len(pairs)
+        at, medians, first, mean, n = counts["at"], counts["median"], counts["first"], counts["mean"], counts["n"]
         lines.append(
-            f"| {task} (threshold {threshold:.0f}) | {', '.join(names)} | {n} | {medians[0]} / {medians[1]} | "
-            f"{first[0]} / {first[1]} of {n} | {mannwhitneyu(*counts['steps'], alternative='two-sided').pvalue:.2f} | "
+            f"| {task} (threshold {counts['threshold']:.0f}) | {', '.join(names)} | {n} | {medians[0]} / {medians[1]} | "
+            f"{first[0]} / {first[1]} of {n} | {counts['p']:.2f} | "
             f"{mean[0]:.1f} / {mean[1]:.1f} | {at[0]} / {at[1]} of {n} | "
             f"{fisher_exact([[at[0], n - at[0]], [at[1], n - at[1]]]).pvalue:.2f} |"
         )
