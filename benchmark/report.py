@@ -2185,6 +2185,28 @@ def results_block() -> str:
             "at 500 against the defaults' 19 of 20 at 475 or more. The early stretch came no sooner (a last-20 mean of "
             "100 after a median of 9,800 steps against 9,612; 200 after 13,632 against 15,376), and 400 came later "
             "(30,976 against 24,420): no gain on what the target measures, so the heads read the LSTM alone.",))
+    parts += blocks_lines(
+        [f"tuning_cartpolenovel_r64_prev_action_xeon_arithmetic:{variant}" for variant in ("ppo_lstm",
+                                                                                         "ppo_lstm__ent_coef_0.01")],
+        [xeon_defaults], blocks=TUNING_BLOCKS, intro=(
+            "The previous action read beside the observation, as recurrent agents often do (an input the LSTM need not "
+            "infer: it tells which way the cart was last pushed), on the guess that the velocities are quicker to read "
+            "off it: ppo_lstm.py on its defaults and with `--ent-coef 0.01`, on CartPoleNoVel-v1 wrapped so that each "
+            "observation is the tuple of the env's own and the one-hot of the action just taken, zeros after a reset "
+            "(a wrapper module not in the repository, cpnv_prev.py, in the manner of benchmark/popgym_prev_action.py; "
+            "the one-hot is not normalised, as the script normalises Box parts only), tuning seeds 11-30 with the Intel "
+            "Xeon's arithmetic, 2026-11-30 (`PYTHONPATH=DIR_OF_THE_WRAPPER python benchmark/arithmetic.py --of xeon -- "
+            "python benchmark/run.py --suite tuning_cartpolenovel_r64_prev_action_xeon_arithmetic --seeds 11 12 ... 30 "
+            "--workers 2 --env-ids cpnv_prev:CartPoleNoVelPrev-v1 --scripts ppo_lstm.py`, and the same with `--scripts "
+            "\"ppo_lstm.py --ent-coef 0.01\"`, both into the one suite). Against the defaults' rows with that arithmetic "
+            "above (the rows named ppo_lstm are the defaults on the wrapped env):",), after=(
+            "Its early stretch came much sooner (a last-20 mean of 100, 200, 300 and 400 after medians of 7,696, 11,400, "
+            "15,420 and 21,160 steps against 9,612, 15,376, 19,588 and 24,420), and seeds 12 and 28 with the entropy "
+            "bonus averaged 500 by 20,000 steps; but 5 and 6 of the 20 runs never reached 475, stuck between 150 and "
+            "300 from the start or falling back from 500 (seed 19 with the entropy bonus: 500 at 20,000 steps, 188 at "
+            "100k), and 13 and 12 evaluated at 475 or more against the defaults' 19. The previous action gives the "
+            "policy a way to hold the pole up without inferring the cart's velocity, and the runs that take it lose the "
+            "cart off the track. Less steady, so ppo_lstm.py reads the observation alone.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
@@ -3123,6 +3145,18 @@ def results_block() -> str:
         "7 of 20 (seed 13 at -249.1); at -200 or better over the first 10 episodes on 19 against 18, over all 30 on 18 "
         "against 20; and it reached a last-20 training mean of -200 later, first on 4 of the 20 seeds (median 87,200 "
         "steps against 79,200). Behind, so the heads read the LSTM alone:"])
+    parts += suite_section("tuning_pendulum_prev_action_f25m17_arithmetic", [
+        "The previous action read beside the observation (the CartPoleNoVel-v1 wrapper above, for a Box action: each "
+        "observation is the env's own with the torque just applied appended, 0 after a reset, normalised with the "
+        "rest; pnv_prev.py, not in the repository), ppo_lstm_continuous.py on its defaults, tuning seeds 11-30 with the "
+        "AVX2 AMD EPYC's arithmetic, 30 evaluation episodes each, 2026-11-30 (`PYTHONPATH=DIR_OF_THE_WRAPPER python "
+        "benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/run.py --suite "
+        "tuning_pendulum_prev_action_f25m17_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids "
+        "pnv_prev:PendulumNoVelPrev-v1 --scripts ppo_lstm_continuous.py --extra=\"--eval-episodes 30\"`). Against the "
+        "defaults' rows, over 30 episodes: -176.6 against -167.6, ahead on 7 of 20; at -200 or better over the first "
+        "10 episodes on 17 against 18, over all 30 on 16 against 20; it reached a last-20 training mean of -200 later, "
+        "first on 6 of the 20 seeds (median 86,000 steps against 79,200). Behind, so the script reads the observation "
+        "alone:"])
     parts += suite_section("pendulum_train_time_limit_epyc_avx2_arithmetic", [
         "`--train-time-limit 0.5` on seeds 1-10 at 150k steps with each of the three CPU models' arithmetic, the "
         "target's measurement (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
