@@ -267,9 +267,6 @@ def check_env(args: Args) -> np.ndarray:
         modes = env.metadata.get("render_modes")
         fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
     obs_space, act_space = env.observation_space, env.action_space
-    text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
-    if text:
-        print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
     try:
         entries = np.ones(obs_space.shape[0], dtype=bool) if is_vector(obs_space) else FlatObservation(env).box_entries
     except ValueError as error:
@@ -280,6 +277,10 @@ def check_env(args: Args) -> np.ndarray:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Discrete | gym.spaces.MultiDiscrete) or len(act_space.shape) > 1:
         fail(f"{SCRIPT} handles Discrete and 1-D MultiDiscrete actions, not {act_space}; use ppo_lstm_continuous.py")
+    # notices come after every check, so that an env this script cannot take is answered in one line alone
+    text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
+    if text:
+        print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
     return entries
 
 

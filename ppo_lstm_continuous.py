@@ -243,16 +243,7 @@ def check_env(args: Args) -> np.ndarray:
     if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
         modes = env.metadata.get("render_modes")
         fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
-    cut = cut_length(env, args.train_time_limit)
-    if args.train_time_limit < 1 and not args.eval_checkpoint:  # a checkpoint's evaluation alone trains nothing
-        print(f"{SCRIPT}: env '{args.env_id}' declares no time limit; --train-time-limit leaves its episodes whole"
-              if cut is None else f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} "
-              f"steps, bootstrapped (--train-time-limit {args.train_time_limit}; 1 plays them whole); evaluation plays "
-              "them whole")  # fmt: skip
     obs_space, act_space = env.observation_space, env.action_space
-    text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
-    if text:
-        print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
     try:
         entries = np.ones(obs_space.shape[0], dtype=bool) if is_vector(obs_space) else FlatObservation(env).box_entries
     except ValueError as error:
@@ -263,6 +254,16 @@ def check_env(args: Args) -> np.ndarray:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Box) or len(act_space.shape) != 1:
         fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete actions")
+    # notices come after every check, so that an env this script cannot take is answered in one line alone
+    text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
+    if text:
+        print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
+    cut = cut_length(env, args.train_time_limit)
+    if args.train_time_limit < 1 and not args.eval_checkpoint:  # a checkpoint's evaluation alone trains nothing
+        print(f"{SCRIPT}: env '{args.env_id}' declares no time limit; --train-time-limit leaves its episodes whole"
+              if cut is None else f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} "
+              f"steps, bootstrapped (--train-time-limit {args.train_time_limit}; 1 plays them whole); evaluation plays "
+              "them whole")  # fmt: skip
     return entries
 
 

@@ -60,13 +60,16 @@ def run(name: str, **kwargs) -> dict:
     return module.main(module.Args(**{**tiny(name), **kwargs}))
 
 
-def one_line_error(capsys, name: str, **kwargs) -> str:
-    """Runs script `name` and returns the one line it exits with (exit code 2, no traceback: CONTRACT section 7)."""
+def one_line_error(capsys, name: str, alone: bool = False, **kwargs) -> str:
+    """Runs script `name` and returns the one line it exits with (exit code 2, no traceback: CONTRACT section 7); with
+    `alone`, that line is all it printed, on stdout too."""
     with pytest.raises(SystemExit) as exit_info:
         run(name, **kwargs)
     assert exit_info.value.code == 2
-    err = capsys.readouterr().err.strip()
+    out, err = capsys.readouterr()
+    err = err.strip()
     assert len(err.splitlines()) == 1, err
+    assert not alone or out == "", out
     return err
 
 

@@ -124,6 +124,18 @@ def test_a_space_with_no_vector_is_one_line(name, capsys):
     assert "cannot make a vector of the observations" in err and "Graph" in err
 
 
+WRONG_ACTIONS = [("ppo_lstm", "Space-dict_with_textContinuous-v0"), ("ppo_mlp_cartpole", "Space-dict_with_textContinuous-v0"),
+                 ("ppo_lstm_continuous", "Space-dict_with_text-v0"), ("ppo_lstm_continuous", "CartPole-v1")]
+
+
+@pytest.mark.parametrize("name, env_id", WRONG_ACTIONS)
+def test_an_env_of_actions_the_script_does_not_take_is_answered_in_one_line_alone(name, env_id, capsys):
+    """No notice comes before the error: not the one of a Dict's text parts left out, nor ppo_lstm_continuous.py's of
+    cut training episodes (the env with a time limit) or of an env that declares none (the Space- env)."""
+    err = one_line_error(capsys, name, alone=True, env_id=env_id)
+    assert "actions, not" in err and "use ppo_lstm" in err
+
+
 def check_tuple_inputs(name: str, monkeypatch, frames: int = 1, **kwargs) -> None:
     """Trains script `name` with --norm-obs on Tuple(Discrete(2), Box(0, 1)) observations (stacked `frames` deep) and
     checks every input the Agent was given, frame by frame: the one-hot at exactly 0 and 1, the Box entry normalised
