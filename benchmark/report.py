@@ -2226,6 +2226,20 @@ def results_block() -> str:
             "7e-4 alone (median 51,016 steps against 32,840 and 26,716): the running mean held the steps small long "
             "before every episode reached the limit (most likely as the advantages' spread shrinks while the critic "
             "learns; not measured). Behind, so the advantages stay normalised over the minibatch alone.",))
+    parts += blocks_lines(
+        [f"tuning_cartpolenovel_r64_tkl_epyc_arithmetic:ppo_lstm__learning_rate_7e_4__target_kl_{kl}" for kl in
+         ("0.02", "0.05")], [epyc_defaults], blocks=TUNING_BLOCKS, intro=(
+            "The learning rate 7e-4 with an update's epochs stopped once the policy has moved far enough from the "
+            "rollout's (`--target-kl`: the epochs end when the approximate KL divergence of the last minibatch is above "
+            "the value), for the same falling back, on the same seeds and arithmetic, 2026-11-30 (`python "
+            "benchmark/arithmetic.py --of epyc -- python benchmark/run.py --suite "
+            "tuning_cartpolenovel_r64_tkl_epyc_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 "
+            "--scripts \"ppo_lstm.py --learning-rate 7e-4 --target-kl 0.02\"`, then the same with 0.05). Against the "
+            "defaults' rows on that CPU model:",), after=(
+            "0.02 held every run at 475 to the end but got there later than the defaults (median 36,640 steps, first on "
+            "8 of 20); 0.05 got there sooner (28,864, first on 15 of 20; the learning rate 7e-4 alone: 26,716) and "
+            "ended below 475 on 2 of 20 (seeds 12 and 29 at 471.4 and 410.1; the learning rate 7e-4 alone on 3, seeds "
+            "12, 20 and 24). The same trade as the learning rate alone, so no default changed.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
