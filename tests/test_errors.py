@@ -86,7 +86,7 @@ def test_observation_statistics_freeze_point_outside_its_range_fails(capsys, nam
 
 
 def test_discrete_actions_point_to_the_discrete_script(capsys):
-    assert "use ppo_lstm.py" in one_line_error(capsys, "ppo_lstm_continuous", env_id="CartPole-v1")
+    assert "use ppo_lstm.py" in one_line_error(capsys, "ppo_lstm_continuous", alone=True, env_id="CartPole-v1")
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
@@ -115,7 +115,7 @@ def test_one_step_minibatch_with_advantage_normalisation_is_an_argument_error(ca
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_image_observations_point_to_the_atari_script(capsys, name):
     """CarRacing-v3 sees 96x96 pixels and acts with a Box: no vector script takes it, so none may point to another."""
-    err = one_line_error(capsys, name, env_id="CarRacing-v3")
+    err = one_line_error(capsys, name, alone=True, env_id="CarRacing-v3")
     assert "not images" in err and "ppo_gru_atari.py" in err and "ppo_lstm" not in err.split(";")[1]
     assert not os.path.exists("runs")
 
