@@ -110,6 +110,9 @@ class Args:
     """zero the recurrent state where a new episode starts"""
     shared_lstm: bool = False
     """the critic reads the actor's LSTM (as CleanRL) instead of having its own (as sb3-contrib)"""
+    critic_prev_action: bool = False
+    """the critic's own LSTM also reads the action taken before each step (one-hot, zeros at an episode's first step);
+    the actor's does not"""
     head_sizes: list[int] = field(default_factory=lambda: [64])
     """widths of the hidden layers (tanh) of each head, the actor's and the critic's, after the LSTM (sb3-contrib's
     default: 64 64)"""
@@ -315,8 +318,14 @@ class Agent(nn.Module):
     def __init__(self, envs: gym.vector.VectorEnv, args: Args):
         super().__init__()
         obs_dim, hidden = envs.single_observation_space.shape[0], args.rnn_hidden_size
+        # Discrete(n): n logits; MultiDiscrete(nvec): one categorical head of nvec[i] logits per dimension
+        space = envs.single_action_space
+        self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
+        num_logits = int(space.n) if self.nvec is None else sum(self.nvec)
+        # the agent's input: the observation, then with --critic-prev-action the previous action's one-hot (see inputs)
+        self.prev_action_size = num_logits if args.critic_prev_action else 0
         self.lstm = nn.LSTM(obs_dim, hidden)
-        self.critic_lstm = None if args.shared_lstm else nn.LSTM(obs_dim, hidden)
+        self.critic_lstm = None if args.shared_lstm else nn.LSTM(obs_dim + self.prev_action_size, hidden)
         lstms = [self.lstm, self.critic_lstm] if args.orthogonal_lstm else []  # none: PyTorch's own initialisation
         for lstm in filter(None, lstms):
             for name, param in lstm.named_parameters():
@@ -324,10 +333,6 @@ class Agent(nn.Module):
                     nn.init.constant_(param, 0)
                 elif "weight" in name:
                     nn.init.orthogonal_(param, 1.0)
-        # Discrete(n): n logits; MultiDiscrete(nvec): one categorical head of nvec[i] logits per dimension
-        space = envs.single_action_space
-        self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
-        num_logits = space.n if self.nvec is None else sum(self.nvec)
         widths = [hidden, *args.head_sizes]
 
         def head(outputs: int, std: float) -> nn.Sequential:  # tanh hidden layers of head_sizes, then the output layer
@@ -338,6 +343,21 @@ class Agent(nn.Module):
 
         self.actor, self.critic = head(num_logits, std=0.01), head(1, std=1.0)
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
+
+    def inputs(self, obs: torch.Tensor, prev_action: torch.Tensor | None, episode_starts: torch.Tensor) -> torch.Tensor:
+        """What the agent reads at a step: the (normalised) observation, then, with --critic-prev-action, the one-hot
+        of the action taken before it (a MultiDiscrete's one-hots one after another), zeros where an episode starts
+        and before any action (`prev_action` None). Each LSTM reads the first of these entries that it takes: the
+        actor's the observation alone."""
+        if not self.prev_action_size:
+            return obs
+        one_hot = obs.new_zeros(obs.shape[0], self.prev_action_size)
+        if prev_action is not None:
+            sizes = [self.prev_action_size] if self.nvec is None else self.nvec
+            parts = prev_action.view(obs.shape[0], -1).unbind(-1)
+            one_hot = torch.cat([nn.functional.one_hot(a, n) for a, n in zip(parts, sizes, strict=True)], -1).to(obs.dtype)
+            one_hot = one_hot * (1.0 - episode_starts).view(-1, 1)
+        return torch.cat([obs, one_hot], -1)
 
     def get_initial_state(self, num_envs: int) -> tuple[torch.Tensor, torch.Tensor]:
         num_lstms = 1 if self.critic_lstm is None else 2
@@ -352,8 +372,8 @@ class Agent(nn.Module):
         for t in range(x.shape[0]):
             keep = (1.0 - episode_starts[t]).view(1, -1, 1)
             h, c = h * keep, c * keep
-            cells = [torch.lstm_cell(x[t], (h[i], c[i]), lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0,
-                                     lstm.bias_hh_l0) for i, lstm in enumerate(lstms)]  # fmt: skip
+            cells = [torch.lstm_cell(x[t, :, : lstm.input_size], (h[i], c[i]), lstm.weight_ih_l0, lstm.weight_hh_l0,
+                                     lstm.bias_ih_l0, lstm.bias_hh_l0) for i, lstm in enumerate(lstms)]  # fmt: skip
             h, c = torch.stack([cell[0] for cell in cells]), torch.stack([cell[1] for cell in cells])
             outputs.append(h)
         return torch.stack(outputs, 1), (h, c)  # (num_lstms, T, N, hidden), the final state
@@ -379,12 +399,12 @@ class Agent(nn.Module):
         c0 = h0.clone()
         h0[:, env_first] = state[0] * keep
         c0[:, env_first] = state[1] * keep
-        outputs = [lstm(padded, (h0[i : i + 1], c0[i : i + 1]))[0] for i, lstm in enumerate(lstms)]
+        outputs = [lstm(padded[..., : lstm.input_size], (h0[i : i + 1], c0[i : i + 1]))[0] for i, lstm in enumerate(lstms)]
         return [out[pos, piece].view(B, T, -1).transpose(0, 1) for out in outputs]  # (T, B, hidden) each
 
     def _unroll(self, lstms, obs, state, episode_starts, need_state=True):
-        # obs (T * N, obs_dim) time-major -> one hidden (T * N, hidden) per LSTM, lstms[i] starting from slice i of
-        # the state; episode_starts marks each episode's first step
+        # obs (T * N, inputs) time-major -> one hidden (T * N, hidden) per LSTM, lstms[i] reading the first
+        # lstms[i].input_size entries, from slice i of the state; episode_starts marks each episode's first step
         N = state[0].shape[1]
         x = obs.view(-1, N, obs.shape[-1])
         episode_starts = episode_starts.view(-1, N)
@@ -393,7 +413,8 @@ class Agent(nn.Module):
         elif self.reset_state_on_done:
             outputs, new_state = self._unroll_stepwise(lstms, x, state, episode_starts)
         else:  # the state runs on across episode starts
-            runs = [lstm(x, (state[0][i : i + 1], state[1][i : i + 1])) for i, lstm in enumerate(lstms)]
+            runs = [lstm(x[..., : lstm.input_size], (state[0][i : i + 1], state[1][i : i + 1]))
+                    for i, lstm in enumerate(lstms)]  # fmt: skip
             outputs = [out for out, _ in runs]
             new_state = torch.cat([h for _, (h, _) in runs]), torch.cat([c for _, (_, c) in runs])
         return [out.reshape(-1, out.shape[-1]) for out in outputs], new_state if need_state else None
@@ -511,15 +532,16 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
             obs, info = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
             state = agent.get_initial_state(1)  # zeros: every episode starts afresh
             episode_start = torch.ones(1, device=device)
-            episode_return, ended = 0.0, False
+            episode_return, ended, action = 0.0, False, None
             while not ended:
                 with torch.inference_mode():
                     obs_t = torch.as_tensor(
                         obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device
                     )
+                    obs_t = agent.inputs(obs_t.view(1, -1), action, episode_start)
                     mask = action_mask(env, info, device) if masked else None
                     action, _, _, _, state = agent.get_action_and_value(
-                        obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, action_mask=mask
+                        obs_t, state, episode_start, deterministic=not args.eval_sample, action_mask=mask
                     )
                 obs, reward, terminated, truncated, info = env.step(action[0].cpu().numpy() + env.action_space.start)
                 episode_return += float(reward)
@@ -537,6 +559,8 @@ def check_args(args: Args) -> None:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if not 0.0 <= args.norm_obs_until <= 1.0:
         fail(f"--norm-obs-until is a fraction of --total-timesteps, from 0 to 1, got {args.norm_obs_until}")
+    if args.critic_prev_action and args.shared_lstm:
+        fail("--critic-prev-action gives the critic's own LSTM the previous action: it does not go with --shared-lstm")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -568,7 +592,7 @@ def load_checkpoint(path: str, env_id: str) -> dict:
 
 
 # what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "head_sizes", "norm_obs", "norm_reward"]
+CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "critic_prev_action", "head_sizes", "norm_obs", "norm_reward"]
 
 
 def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
@@ -699,8 +723,10 @@ def main(args: Args) -> dict:
         close_early(2)
         fail(f"non-finite {what} at update {iteration}" + kept)
 
-    # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode
-    obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
+    # Rollout storage, (T, N, ...); obs[t] is what the agent read (Agent.inputs), episode_starts[t] marks it as the first
+    # of an episode
+    num_inputs = envs.single_observation_space.shape[0] + agent.prev_action_size
+    obs = torch.zeros((args.num_steps, args.num_envs, num_inputs), device=device)
     episode_starts = torch.zeros((args.num_steps, args.num_envs), device=device)
     actions = torch.zeros((args.num_steps, args.num_envs) + envs.single_action_space.shape, dtype=torch.long, device=device)
     logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
@@ -739,8 +765,9 @@ def main(args: Args) -> dict:
             close_early(2)
             fail(f"the env's action mask has {next_action_mask.shape[1]} entries per env, not {num_logits} (one per action)")
     action_offset = envs.single_action_space.start  # Discrete(n, start=s) takes s .. s + n - 1
-    next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     next_episode_starts = torch.ones(args.num_envs, device=device)
+    next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
+    next_obs = agent.inputs(next_obs, None, next_episode_starts)
     episode_return = np.zeros(args.num_envs)
     episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
@@ -791,10 +818,11 @@ def main(args: Args) -> dict:
                     final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
                     final_state = (state[0][:, truncated_envs], state[1][:, truncated_envs])
                     no_starts = torch.zeros(len(truncated_envs), device=device)
+                    final_obs = agent.inputs(final_obs, action[truncated_envs], no_starts)  # after the episode's last action
                     with torch.inference_mode():
                         final_values[step, truncated_envs] = agent.get_value(final_obs, final_state, no_starts).flatten()
-                next_obs = prepare(next_obs_np)
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
+                next_obs = agent.inputs(prepare(next_obs_np), action, next_episode_starts)
                 if masked:  # an env that ended has reset: its mask is the new episode's
                     next_action_mask = action_mask(envs, infos, device)
 
