@@ -312,7 +312,7 @@ def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias_const: float = 0.
 
 
 class Agent(nn.Module):
-    """LSTM over raw observations, then MLP heads. The state is an (h, c) tuple, each shaped
+    """LSTM over the (normalised) observations, then MLP heads. The state is an (h, c) tuple, each shaped
     (num_lstms, N, hidden): slice 0 belongs to the actor's LSTM, slice 1 (unless shared) to the critic's."""
 
     def __init__(self, envs: gym.vector.VectorEnv, args: Args):

@@ -1,0 +1,190 @@
+"""ppo_lstm.py --critic-prev-action: the critic's LSTM also reads the action taken before each step (one-hot, zeros at
+an episode's first step), the actor's LSTM the observation alone; the rollout keeps what the agent read, so that the
+replay, the bootstrap of a cut episode and evaluation read the same."""
+
+import gymnasium as gym
+import numpy as np
+import pytest
+import torch
+from conftest import load, one_line_error, run, run_dirs, scalars
+from gymnasium import spaces
+
+
+class RandomEnds(gym.Env):
+    """Random observations; each step ends the episode with probability 0.25, by termination or by a cut (truncated)
+    at random, so that the envs of a vector start their episodes at different steps. Discrete(3) actions, or with
+    `multi` MultiDiscrete([3, 4])."""
+
+    observation_space = spaces.Box(-1.0, 1.0, (3,), np.float32)
+
+    def __init__(self, multi: bool = False):
+        self.action_space = spaces.MultiDiscrete([3, 4]) if multi else spaces.Discrete(3)
+
+    def reset(self, *, seed=None, options=None):
+        super().reset(seed=seed)
+        return self.np_random.uniform(-1, 1, 3).astype(np.float32), {}
+
+    def step(self, action):
+        ends, cut = self.np_random.random() < 0.25, self.np_random.random() < 0.5
+        obs = self.np_random.uniform(-1, 1, 3).astype(np.float32)
+        return obs, float(np.sum(action)), ends and not cut, ends and cut, {}
+
+
+gym.register("RandomEnds-v0", entry_point=RandomEnds)
+gym.register("RandomEndsMulti-v0", entry_point=RandomEnds, kwargs={"multi": True})
+FLAG = dict(critic_prev_action=True)
+
+
+def agent_for(env_id: str, **kwargs):
+    module = load("ppo_lstm")
+    torch.manual_seed(0)
+    envs = gym.vector.SyncVectorEnv([lambda: gym.make(env_id)])
+    return module.Agent(envs, module.Args(**kwargs))
+
+
+def one_hot(action, sizes) -> torch.Tensor:
+    """The documented one-hot, built entry by entry: a dimension's entries after the previous dimensions'."""
+    action = np.atleast_1d(np.asarray(action))
+    vector = torch.zeros(sum(sizes))
+    for i, (a, offset) in enumerate(zip(action, np.cumsum([0, *sizes[:-1]]), strict=True)):
+        assert 0 <= a < sizes[i]
+        vector[offset + a] = 1.0
+    return vector
+
+
+@pytest.mark.parametrize("env_id, sizes", [("RandomEnds-v0", [3]), ("RandomEndsMulti-v0", [3, 4])])
+def test_the_inputs_are_the_observation_then_the_previous_actions_one_hot(env_id, sizes):
+    agent = agent_for(env_id, **FLAG)
+    obs = torch.tensor([[0.5, -0.5, 0.25], [1.0, 2.0, 3.0], [-1.0, 0.0, 1.0]])
+    actions = torch.tensor([[2, 3], [0, 1], [1, 0]])[:, : len(sizes)].squeeze(-1)
+    starts = torch.tensor([0.0, 1.0, 0.0])  # the second env's step opens an episode: no previous action there
+    inputs = agent.inputs(obs, actions, starts)
+    expected = [torch.cat([obs[0], one_hot(actions[0], sizes)]), torch.cat([obs[1], torch.zeros(sum(sizes))]),
+                torch.cat([obs[2], one_hot(actions[2], sizes)])]  # fmt: skip
+    torch.testing.assert_close(inputs, torch.stack(expected), atol=0, rtol=0)
+    torch.testing.assert_close(agent.inputs(obs, None, torch.zeros(3)), torch.cat([obs, torch.zeros(3, sum(sizes))], 1))
+    assert agent.critic_lstm.input_size == 3 + sum(sizes) and agent.lstm.input_size == 3
+    assert agent_for(env_id).inputs(obs, actions, starts) is obs  # without the flag the agent reads the observation
+
+
+T, N = 12, 3
+STARTS = torch.zeros(T, N)
+STARTS[0, 0] = STARTS[5, 0] = STARTS[7, 1] = STARTS[8, 1] = 1.0
+
+
+def random_inputs(agent, generator_seed: int = 1):
+    g = torch.Generator().manual_seed(generator_seed)
+    obs = agent.inputs(torch.randn(T * N, 3, generator=g), torch.randint(0, 3, (T * N,), generator=g), STARTS.view(-1))
+    h, c = agent.get_initial_state(N)
+    return obs, (torch.randn(h.shape, generator=g), torch.randn(c.shape, generator=g)), torch.randint(0, 3, (T * N,))
+
+
+@pytest.mark.parametrize("fast_rnn", [True, False])
+def test_one_call_over_the_sequence_matches_single_steps(fast_rnn):
+    """The recurrence's proof (test_lstm_recurrence.py) with the previous action in the critic's input: the training
+    update's call and the rollout's give what T calls of one step give, the state carried."""
+    agent = agent_for("RandomEnds-v0", fast_rnn=fast_rnn, **FLAG)
+    obs, state, actions = random_inputs(agent)
+    done = STARTS.reshape(-1)
+    with torch.no_grad():
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=False)
+        step_logprobs, step_values, step_state = [], [], state
+        for t in range(T):
+            rows = slice(t * N, (t + 1) * N)
+            _, lp, _, v, step_state = agent.get_action_and_value(obs[rows], step_state, done[rows], actions[rows])
+            step_logprobs.append(lp)
+            step_values.append(v)
+        torch.testing.assert_close(logprob, torch.cat(step_logprobs), atol=1e-5, rtol=0)
+        torch.testing.assert_close(value, torch.cat(step_values), atol=1e-5, rtol=0)
+        torch.testing.assert_close(agent.get_value(obs, state, done), torch.cat(step_values), atol=1e-5, rtol=0)
+
+
+@pytest.mark.parametrize("need_state", [True, False])
+def test_the_actor_reads_the_observation_alone_and_the_critic_the_previous_action_too(need_state):
+    agent = agent_for("RandomEnds-v0", **FLAG)
+    obs, state, actions = random_inputs(agent)
+    other = obs.clone()
+    other[:, 3:] = other[:, 3:].roll(1, dims=1)  # every previous action another one; zeros stay zeros
+    done = STARTS.reshape(-1)
+    with torch.no_grad():
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=need_state)
+        _, logprob_other, _, value_other, _ = agent.get_action_and_value(other, state, done, actions, need_state=need_state)
+    torch.testing.assert_close(logprob, logprob_other, atol=0, rtol=0)
+    assert (value - value_other).abs().max() > 1e-3
+
+
+def record_rollout(module, monkeypatch) -> tuple[list, list, list]:
+    """Spies on the agent: (inputs, episode starts, actions, new state) of every rollout step, (inputs, the actions
+    of the envs valued) of every bootstrap of a cut episode, and (inputs, starts, action, new state) of evaluation's
+    steps."""
+    steps, cuts, evaluation = [], [], []
+    act, value = module.Agent.get_action_and_value, module.Agent.get_value
+
+    def spy_act(self, obs, state, episode_starts, action=None, **kwargs):
+        result = act(self, obs, state, episode_starts, action, **kwargs)
+        if action is None:
+            record = (obs.clone(), episode_starts.clone(), result[0], result[4])
+            (evaluation if kwargs.get("deterministic") else steps).append(record)
+        return result
+
+    def spy_value(self, obs, state, episode_starts):
+        if episode_starts.sum() == 0 and len(obs) < 4:  # the bootstrap of the envs cut at the step just taken
+            _, _, actions, (h, _) = steps[-1]  # which envs: the columns of the state they reached
+            envs = [next(i for i in range(h.shape[1]) if torch.equal(h[:, i], state[0][:, j])) for j in range(len(obs))]
+            cuts.append((obs.clone(), actions[envs]))
+        return value(self, obs, state, episode_starts)
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy_act)
+    monkeypatch.setattr(module.Agent, "get_value", spy_value)
+    return steps, cuts, evaluation
+
+
+@pytest.mark.parametrize("env_id, sizes", [("RandomEnds-v0", [3]), ("RandomEndsMulti-v0", [3, 4])])
+def test_the_rollout_feeds_the_action_just_taken_and_zeros_where_an_episode_starts(env_id, sizes, monkeypatch):
+    """Every step's input ends with the one-hot of the action the same env took one step before, zeros at the
+    first step of an episode (and of the run); a cut episode's final observation is valued after its last action;
+    evaluation feeds its own previous action the same way."""
+    module = load("ppo_lstm")
+    steps, cuts, evaluation = record_rollout(module, monkeypatch)
+    run("ppo_lstm", env_id=env_id, eval_episodes=3, **FLAG)
+    k = sum(sizes)
+    assert len(steps) == 32 and all(obs.shape == (4, 3 + k) for obs, *_ in steps)
+    starts = torch.stack([s for _, s, *_ in steps])
+    assert starts[0].all() and starts[1:].sum() >= 8 and not starts[1:].all()  # episodes of different lengths
+    for t, (obs, episode_starts, *_) in enumerate(steps):
+        for i in range(4):
+            expected = torch.zeros(k) if episode_starts[i] else one_hot(steps[t - 1][2][i].numpy(), sizes)
+            torch.testing.assert_close(obs[i, 3:], expected, atol=0, rtol=0)
+    assert len(cuts) >= 3
+    for obs, actions in cuts:
+        for row, action in zip(obs, actions, strict=True):
+            torch.testing.assert_close(row[3:], one_hot(action.numpy(), sizes), atol=0, rtol=0)
+    assert len(evaluation) >= 3
+    for t, (obs, episode_start, *_) in enumerate(evaluation):
+        expected = torch.zeros(k) if episode_start[0] else one_hot(evaluation[t - 1][2][0].numpy(), sizes)
+        torch.testing.assert_close(obs[0, 3:], expected, atol=0, rtol=0)
+    assert sum(int(s[0]) for _, s, *_ in evaluation) == 3  # each of the 3 episodes opened with zeros
+
+
+@pytest.mark.parametrize("fast_rnn", [True, False])
+@pytest.mark.parametrize("seq_len", [0, 8])
+def test_first_minibatch_ratio_is_one(seq_len, fast_rnn):
+    run("ppo_lstm", env_id="RandomEndsMulti-v0", seq_len=seq_len, fast_rnn=fast_rnn, num_minibatches=2, **FLAG)
+    errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
+    assert len(errors) == 2 and max(errors) < 1e-5
+
+
+def test_a_checkpoint_keeps_the_flag(capsys):
+    """Evaluating a checkpoint trained with the flag, without it on the command line: the network is the checkpoint's
+    (the critic reads the previous action) and the evaluation is the one the run itself made."""
+    trained = run("ppo_lstm", env_id="RandomEnds-v0", save_model=True, eval_episodes=3, **FLAG)
+    capsys.readouterr()
+    again = run("ppo_lstm", env_id="RandomEnds-v0", eval_checkpoint=trained["checkpoint"], eval_episodes=3)
+    assert "critic_prev_action = True, as the checkpoint was trained" in capsys.readouterr().out
+    assert again["eval_returns"] == trained["eval_returns"]
+
+
+def test_with_the_shared_lstm_it_is_one_line(capsys):
+    err = one_line_error(capsys, "ppo_lstm", alone=True, shared_lstm=True, **FLAG)
+    assert err == "ppo_lstm.py: error: --critic-prev-action gives the critic's own LSTM the previous action: it does not " \
+                  "go with --shared-lstm"  # fmt: skip
