@@ -1187,6 +1187,53 @@ def pooled_steps(names: list[str]) -> dict | None:
     return {**counts, "n": len(pairs), "threshold": threshold, "p": p}
 
 
+# ppo_lstm.py with the critic's previous action and the entropy bonus beside the peer, seeds 1-10, one results file per
+# CPU model's arithmetic: (file, whose arithmetic, benchmark/arithmetic.py's --of, the defaults' file of those seeds)
+CRITIC_PREV_ACTION = "--critic-prev-action --ent-coef 0.01"
+CRITIC_PREV_ACTION_PEER = [
+    ("peer_reach_xeon16_arithmetic_r64_cpa.json", "the Intel Xeon's", "xeon", "peer_reach_xeon16_arithmetic_r64.json"),
+    ("peer_reach_epyc_r64_cpa.json", "the AMD EPYC of family 26's", "epyc", "peer_reach_epyc_r64.json"),
+    ("peer_reach_epyc_avx2_arithmetic_r64_cpa.json", "the AVX2 AMD EPYC's", "epyc-avx2",
+     "peer_reach_epyc_avx2_arithmetic_r64.json")]  # fmt: skip
+
+
+def critic_prev_action_peer_lines() -> list[str]:
+    """README lines: ppo_lstm.py with CRITIC_PREV_ACTION beside the peer with each CPU model's arithmetic, then the
+    runs of the three taken together, against the peer and against our defaults on the same seeds and arithmetic."""
+    from scipy.stats import mannwhitneyu
+
+    lines = []
+    for name, machine, of, _ in CRITIC_PREV_ACTION_PEER:
+        tag = name.removeprefix("peer_reach_").removesuffix(".json")
+        lines += results_section(
+            name, f"`ppo_lstm.py {CRITIC_PREV_ACTION}` beside the peer with {machine} arithmetic, on the AMD EPYC of "
+            f"family 25 model 17 with AVX-512 (`python benchmark/arithmetic.py --of {of} -- python "
+            f"benchmark/peer_reach.py --task lstm --tag {tag} --workers 2 --ours-flags=\"{CRITIC_PREV_ACTION}\"`, both "
+            "run in it, 2026-11-30):", lambda name=name: peer_table(name),
+            f"CartPoleNoVel-v1, {machine} arithmetic, ours with {CRITIC_PREV_ACTION} beside the peer")
+    files = [name for entry in CRITIC_PREV_ACTION_PEER for name in (entry[0], entry[3])]
+    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in files):
+        return lines
+    peer = pooled_steps(files[::2])
+    flagged, defaults = [], []  # ours with the flags and ours on the defaults, paired seed by seed on each arithmetic
+    for name, _, _, default in CRITIC_PREV_ACTION_PEER:
+        with_flags, without = comparison_rows(name)[1]["ours"], comparison_rows(default)[1]["ours"]
+        for seed in sorted(set(with_flags) & set(without)):
+            flagged.append(with_flags[seed])
+            defaults.append(without[seed])
+    ours = paired_counts([flagged, defaults], peer["threshold"])
+    p = mannwhitneyu(*ours["steps"], alternative="two-sided").pvalue
+    n = peer["n"]
+    lines += [f"Over the three arithmetics, {n} runs a side: ours with the flags reached a last-20 mean of 475 after a "
+              f"median of {peer['median'][0]} steps against the peer's {peer['median'][1]}, first on {peer['first'][0]} "
+              f"of the {n} seeds, the peer on {peer['first'][1]} (two-sided Mann-Whitney U test, p = {peer['p']:.3f}), "
+              f"and evaluated at 475 or more on {peer['at'][0]} of {n} against the peer's {peer['at'][1]}. Against our "
+              f"defaults on the same seeds and arithmetics: {ours['median'][0]} steps against {ours['median'][1]}, "
+              f"first on {ours['first'][0]} of {n}, the defaults on {ours['first'][1]} (p = {p:.3f}), evaluated at 475 "
+              f"or more on {ours['at'][0]} of {n} against {ours['at'][1]}.", ""]  # fmt: skip
+    return lines
+
+
 def pooled_table() -> str:
     """The comparisons of each task in POOLED taken together: every seed that ours and the peer both ran on one CPU
     model counts as one run of each, so ten seeds on three CPU models are thirty runs a side. The steps to the
@@ -1636,6 +1683,7 @@ def results_block() -> str:
                   f"{xeon20['first'][0]} of the {xeon20['n']} seeds, the peer on {xeon20['first'][1]} (two-sided "
                   f"Mann-Whitney U test, p = {xeon20['p']:.2f}): with this CPU model's arithmetic the two are level "
                   "within seed noise, the peer's median a little lower.", ""]
+    parts += critic_prev_action_peer_lines()
     parts += results_section(
         "peer_reach_xeon_tuning.json",
         "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "
@@ -2282,6 +2330,16 @@ def results_block() -> str:
             "against 32,840. Over the two arithmetics, first on 22 of 40, all 40 runs at 500 at 100k. A lead for a flag "
             "of the script (the previous action kept in the rollout for the critic's LSTM to read), to be measured "
             "further; not a default.",))
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_cpa_epyc_avx2_arithmetic:ppo_lstm__critic_prev_action__ent_coef_0.01"],
+        [f"{ROLLOUT_SUITES[2]}:{ROLLOUT64}"], blocks=TUNING_BLOCKS, intro=(
+            "That flag now in ppo_lstm.py, `--critic-prev-action` (the critic's own LSTM reads the one-hot of the "
+            "action taken before each step beside the observation; the actor's LSTM has no weights for it at all, "
+            "where the copy held them at 0), with the entropy bonus 0.01, on a third arithmetic, the AVX2 AMD EPYC's, "
+            "tuning seeds 11-30, 2026-11-30 (`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/run.py "
+            "--suite tuning_cartpolenovel_r64_cpa_epyc_avx2_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids "
+            "CartPoleNoVel-v1 --scripts \"ppo_lstm.py --critic-prev-action --ent-coef 0.01\"`), against the defaults' "
+            "rows with that arithmetic:",), after=())
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
