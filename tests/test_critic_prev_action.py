@@ -8,6 +8,7 @@ import pytest
 import torch
 from conftest import load, one_line_error, run, run_dirs, scalars
 from gymnasium import spaces
+from test_lstm_recurrence import STARTS, N, T, stepwise
 
 
 class RandomEnds(gym.Env):
@@ -67,11 +68,6 @@ def test_the_inputs_are_the_observation_then_the_previous_actions_one_hot(env_id
     assert agent_for(env_id).inputs(obs, actions, starts) is obs  # without the flag the agent reads the observation
 
 
-T, N = 12, 3
-STARTS = torch.zeros(T, N)
-STARTS[0, 0] = STARTS[5, 0] = STARTS[7, 1] = STARTS[8, 1] = 1.0
-
-
 def random_inputs(agent, generator_seed: int = 1):
     g = torch.Generator().manual_seed(generator_seed)
     obs = agent.inputs(torch.randn(T * N, 3, generator=g), torch.randint(0, 3, (T * N,), generator=g), STARTS.view(-1))
@@ -88,15 +84,10 @@ def test_one_call_over_the_sequence_matches_single_steps(fast_rnn):
     done = STARTS.reshape(-1)
     with torch.no_grad():
         _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=False)
-        step_logprobs, step_values, step_state = [], [], state
-        for t in range(T):
-            rows = slice(t * N, (t + 1) * N)
-            _, lp, _, v, step_state = agent.get_action_and_value(obs[rows], step_state, done[rows], actions[rows])
-            step_logprobs.append(lp)
-            step_values.append(v)
-        torch.testing.assert_close(logprob, torch.cat(step_logprobs), atol=1e-5, rtol=0)
-        torch.testing.assert_close(value, torch.cat(step_values), atol=1e-5, rtol=0)
-        torch.testing.assert_close(agent.get_value(obs, state, done), torch.cat(step_values), atol=1e-5, rtol=0)
+        ref_logprob, ref_value, _ = stepwise(agent, obs, state, done, actions)
+        torch.testing.assert_close(logprob, ref_logprob, atol=1e-5, rtol=0)
+        torch.testing.assert_close(value, ref_value, atol=1e-5, rtol=0)
+        torch.testing.assert_close(agent.get_value(obs, state, done), ref_value, atol=1e-5, rtol=0)
 
 
 @pytest.mark.parametrize("need_state", [True, False])
