@@ -1238,7 +1238,13 @@ def critic_prev_action_peer_lines() -> list[str]:
               "on only 35 of 60 paired runs, two of those 60 never reaching 475 in training against the defaults' one. "
               "The target asks for every seed at 475, in training and in evaluation, which the defaults hold on seeds "
               "1-10 with every arithmetic and the flags do not; it stays a flag.", ""]  # fmt: skip
-    return lines
+    return lines + suite_section("learning_tests_r64_cpa_epyc_arithmetic", [
+        "The same flags on the two memory tasks of the learning tests, seeds 1-10 at 50k steps with 50 evaluation "
+        "episodes, with the family-26 AMD EPYC's arithmetic (`python benchmark/arithmetic.py --of epyc -- python "
+        "benchmark/run.py --suite learning_tests_r64_cpa_epyc_arithmetic --seeds 1 2 ... 10 --workers 2 --env-ids "
+        "CueRecall-v0 MaskedCueRecall-v0 --scripts \"ppo_lstm.py --critic-prev-action --ent-coef 0.01\" "
+        "--extra=\"--total-timesteps 50000 --eval-episodes 50\"`), every evaluation at the optimum as the defaults' "
+        "(learning_tests_r64_epyc):"])
 
 
 def pooled_table() -> str:
