@@ -8,7 +8,7 @@ import pytest
 import torch
 from conftest import load, one_line_error, run, run_dirs, scalars
 from gymnasium import spaces
-from test_lstm_recurrence import STARTS, N, T, stepwise
+from test_lstm_recurrence import STARTS, N, T, assert_one_call_matches_single_steps
 
 
 class RandomEnds(gym.Env):
@@ -80,14 +80,7 @@ def test_one_call_over_the_sequence_matches_single_steps(fast_rnn):
     """The recurrence's proof (test_lstm_recurrence.py) with the previous action in the critic's input: the training
     update's call and the rollout's give what T calls of one step give, the state carried."""
     agent = agent_for("RandomEnds-v0", fast_rnn=fast_rnn, **FLAG)
-    obs, state, actions = random_inputs(agent)
-    done = STARTS.reshape(-1)
-    with torch.no_grad():
-        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=False)
-        ref_logprob, ref_value, _ = stepwise(agent, obs, state, done, actions)
-        torch.testing.assert_close(logprob, ref_logprob, atol=1e-5, rtol=0)
-        torch.testing.assert_close(value, ref_value, atol=1e-5, rtol=0)
-        torch.testing.assert_close(agent.get_value(obs, state, done), ref_value, atol=1e-5, rtol=0)
+    assert_one_call_matches_single_steps(agent, *random_inputs(agent))
 
 
 @pytest.mark.parametrize("need_state", [True, False])

@@ -49,7 +49,12 @@ def test_sequence_logprobs_match_stepwise(name, fast_rnn, shared_lstm):
     """Both the training update's call (need_state=False: the fast path, when on) and a call that asks for the new
     state (the per-step path) give what T calls of one step give."""
     agent = make_agent(name, fast_rnn=fast_rnn, shared_lstm=shared_lstm)
-    obs, state, actions = random_inputs(agent)
+    assert_one_call_matches_single_steps(agent, *random_inputs(agent))
+
+
+def assert_one_call_matches_single_steps(agent, obs, state, actions):
+    """The training update's call and the rollout's over T steps of N envs (episodes starting at STARTS) give the
+    logprobs, values and final state of T calls of one step, the state carried (to 1e-5)."""
     done = STARTS.reshape(-1)
     with torch.no_grad():
         _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=False)
