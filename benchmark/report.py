@@ -2358,6 +2358,23 @@ def results_block() -> str:
             "evaluated at 449.5: as with the other two arithmetics, about half the runs get there far sooner than the "
             "defaults and the rest as late or later. Over the three arithmetics' tuning seeds, first on 35 of the 60 "
             "paired runs.",))
+    parts += blocks_lines(
+        [f"tuning_cartpolenovel_r64_cpa_xeon_arithmetic:ppo_lstm__critic_prev_action__{variant}" for variant in
+         ("ent_coef_0.01", "ent_coef_0.02", "ent_coef_0.01__learning_rate_7e_4")], [xeon_defaults],
+        blocks=TUNING_BLOCKS, intro=(
+            "The flag with the Intel Xeon's arithmetic, where its copy ran, and two tries at the runs that get there "
+            "late or not at all: a larger entropy bonus, and the learning rate 7e-4 (tuning seeds 11-30, 2026-11-30: "
+            "`python benchmark/arithmetic.py --of xeon -- python benchmark/run.py --suite "
+            "tuning_cartpolenovel_r64_cpa_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 "
+            "--scripts \"ppo_lstm.py --critic-prev-action --ent-coef 0.02\" \"ppo_lstm.py --critic-prev-action "
+            "--ent-coef 0.01 --learning-rate 7e-4\" \"ppo_lstm.py --critic-prev-action --ent-coef 0.01\"`), against the "
+            "defaults' rows with that arithmetic:",), after=(
+            "The flag as the copy did (median 27,980 steps against the copy's 29,744 and the defaults' 33,644, first on "
+            "13 of 20) but with one run never at a last-20 mean of 475 in training, where the copy had none; neither "
+            "try held the late runs (the entropy bonus 0.02: 28,840, every run at 475 in training, the evaluation 482.9 "
+            "on the mean against 493.6; the learning rate 7e-4: 28,344, 18 of 20 evaluated at 475 or more against "
+            "19). With the flag itself on two arithmetics and its copy on the third, first on 36 of the 60 paired "
+            "tuning runs.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
