@@ -2391,6 +2391,14 @@ def results_block() -> str:
             "anything tried here, a median of 20,388 steps, at the 20,000 we aim for, first on 13 of 20, but 2 runs "
             "never reached 475 in training and 4 evaluated below it at 100k (16 of 20 against the defaults' 19): the "
             "same split as the flag's, wider. Neither is a default.",))
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_cpa2_epyc_arithmetic:ppo_lstm__critic_prev_action__ent_coef_0.01__head_sizes_64_64"],
+        [epyc_defaults], blocks=TUNING_BLOCKS, intro=(
+            "The flags with two-layer heads with the arithmetic of the AMD EPYC of family 26 (the second script of the "
+            "command above alone, with `--of epyc` and the suite tuning_cartpolenovel_r64_cpa2_epyc_arithmetic), "
+            "against the defaults' rows on that CPU model:",), after=(
+            "The same split: a median of 21,052 steps against 32,840, first on 14 of 20, but 2 runs never at 475 in "
+            "training and 5 evaluated below it at 100k (15 of 20 against the defaults' 20).",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
