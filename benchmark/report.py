@@ -2399,6 +2399,25 @@ def results_block() -> str:
             "against the defaults' rows on that CPU model:",), after=(
             "The same split: a median of 21,052 steps against 32,840, first on 14 of 20, but 2 runs never at 475 in "
             "training and 5 evaluated below it at 100k (15 of 20 against the defaults' 20).",))
+    parts += blocks_lines(
+        [f"tuning_cartpolenovel_r64_cpa3_epyc_avx2_arithmetic:ppo_lstm__critic_prev_action__ent_coef_0.01__{variant}"
+         for variant in ("gamma_0.99", "gae_lambda_0.9")], [f"{ROLLOUT_SUITES[2]}:{ROLLOUT64}"],
+        blocks=TUNING_BLOCKS, intro=(
+            "What holds the late runs back: seed 14 of the AVX2 arithmetic's tuning seeds, trained again with the flags "
+            "and stopped at 57,344 steps, in its plateau (a last-20 mean of about 300), ended 40 of 40 episodes sampled "
+            "from its policy with the cart off the track at +2.4, the pole up: it balances and drifts. The discount "
+            "0.98 weighs an end 100 steps away at 0.98^100 = 0.13, and with the GAE lambda 0.8 the advantages and the "
+            "critic's targets learn of it mostly through the critic's own estimates of the states between. Two ways to "
+            "make a far end count sooner, on the AVX2 AMD EPYC's tuning seeds 11-30, 2026-11-30 (`python "
+            "benchmark/arithmetic.py --of "
+            "epyc-avx2 -- python benchmark/run.py --suite tuning_cartpolenovel_r64_cpa3_epyc_avx2_arithmetic --seeds 11 "
+            "12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --critic-prev-action --ent-coef "
+            "0.01 --gamma 0.99\" \"ppo_lstm.py --critic-prev-action --ent-coef 0.01 --gae-lambda 0.9\"`), against the "
+            "defaults' rows with that arithmetic:",), after=(
+            "The discount 0.99 held every run but got there later than the defaults (median 43,860 steps against "
+            "38,340). The GAE lambda 0.9 held every run as well, all 20 evaluated at 500, and got there sooner: a "
+            "median of 24,396 steps, first on 17 of the 20, where the flags with the lambda 0.8 had 31,808 steps, 13 "
+            "of 20 and two runs never at 475.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
