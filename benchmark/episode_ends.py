@@ -77,15 +77,16 @@ def episodes(script, path: str, count: int, max_steps: int | None = None) -> dic
     args, env, agent, obs_rms = load_agent(script, path)
 
     def new_policy():  # the script's evaluation: the state zeroed at the episode's start, the most likely action
-        memory = {"state": agent.get_initial_state(1), "start": torch.ones(1)}
+        memory = {"state": agent.get_initial_state(1), "start": torch.ones(1), "action": None}
 
         def policy(obs):
             x = torch.as_tensor(obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32).view(1, -1)
             with torch.no_grad():
+                x = agent.inputs(x, memory["action"], memory["start"])  # with --critic-prev-action: the last action too
                 value = agent.get_value(x, memory["state"], memory["start"]).item()  # of the state this step acts from
                 action, _, _, _, memory["state"] = agent.get_action_and_value(x, memory["state"], memory["start"],
                                                                               deterministic=True)  # fmt: skip
-            memory["start"] = torch.zeros(1)
+            memory["start"], memory["action"] = torch.zeros(1), action
             return action[0].numpy(), value
 
         return policy

@@ -498,6 +498,39 @@ def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_e
         assert episode_ends.end_of(env, terminated) == end
 
 
+def test_episode_ends_feeds_a_critic_prev_action_agent_the_action_just_taken(monkeypatch):
+    import ppo_lstm as script
+
+    trained = script.main(script.Args(total_timesteps=128, num_envs=4, num_steps=16, update_epochs=1, eval_episodes=2,
+                                      save_model=True, seed=3, critic_prev_action=True))  # fmt: skip
+    seen = []  # (the previous action the agent was given, whether the episode starts there, the action it took)
+
+    class Spy:
+        def __init__(self, agent):
+            self.agent = agent
+
+        def __getattr__(self, name):
+            return getattr(self.agent, name)
+
+        def inputs(self, obs, prev_action, episode_starts):
+            seen.append([None if prev_action is None else int(prev_action[0]), bool(episode_starts[0]), None])
+            return self.agent.inputs(obs, prev_action, episode_starts)
+
+        def get_action_and_value(self, *args, **kwargs):
+            out = self.agent.get_action_and_value(*args, **kwargs)
+            seen[-1][2] = int(out[0][0])
+            return out
+
+    load_agent = episode_ends.load_agent
+    monkeypatch.setattr(episode_ends, "load_agent", lambda *a: (lambda args, env, agent, rms: (
+        args, env, Spy(agent), rms))(*load_agent(*a)))  # fmt: skip
+    run = episode_ends.episodes(episode_ends.load_script("ppo_lstm"), trained["checkpoint"], 2)
+    assert [row["return"] for row in run["episodes"]] == trained["eval_returns"]
+    assert len(seen) == sum(trained["eval_returns"]) and [start for _, start, _ in seen].count(True) == 2
+    for (_, _, taken), (given, start, _) in zip(seen[:-1], seen[1:], strict=True):
+        assert start or given == taken  # within an episode, the action of the step before
+
+
 def test_episode_ends_replays_the_peers_own_evaluation():
     """The peer trained briefly as peer_reach.py trains it: its episodes are the ten of peer_reach.py's evaluation
     (SB3's evaluate_policy on a VecNormalize of frozen statistics), replayed here on a plain env, return for return."""
