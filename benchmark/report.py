@@ -2418,6 +2418,17 @@ def results_block() -> str:
             "38,340). The GAE lambda 0.9 held every run as well, all 20 evaluated at 500, and got there sooner: a "
             "median of 24,396 steps, first on 17 of the 20, where the flags with the lambda 0.8 had 31,808 steps, 13 "
             "of 20 and two runs never at 475.",))
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_cpal_xeon_arithmetic:ppo_lstm__critic_prev_action__ent_coef_0.01__gae_lambda_0.9"],
+        [xeon_defaults], blocks=TUNING_BLOCKS, intro=(
+            "The GAE lambda 0.9 with the flags on the Intel Xeon's arithmetic, the same seeds (`python "
+            "benchmark/arithmetic.py --of xeon -- python benchmark/run.py --suite "
+            "tuning_cartpolenovel_r64_cpal_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids CartPoleNoVel-v1 "
+            "--scripts \"ppo_lstm.py --critic-prev-action --ent-coef 0.01 --gae-lambda 0.9\"`), against the defaults' "
+            "rows with that arithmetic:",), after=(
+            "Every run at 475 in training again, a median of 25,216 steps against 33,644, first on 17 of the 20; 19 of "
+            "20 evaluated at 475 or more, as the defaults (seed 24 reached 475 after 27,432 steps and evaluated at "
+            "395.8 at 100k; the defaults' seed 15 at 372.6).",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
