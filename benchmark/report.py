@@ -1195,28 +1195,32 @@ CRITIC_PREV_ACTION_PEER = [
     ("peer_reach_epyc_r64_cpa.json", "the AMD EPYC of family 26's", "epyc", "peer_reach_epyc_r64.json"),
     ("peer_reach_epyc_avx2_arithmetic_r64_cpa.json", "the AVX2 AMD EPYC's", "epyc-avx2",
      "peer_reach_epyc_avx2_arithmetic_r64.json")]  # fmt: skip
+# the same with the GAE lambda 0.9 as well: the files' names end in _cpal instead of _cpa
+CRITIC_PREV_ACTION_LAMBDA = CRITIC_PREV_ACTION + " --gae-lambda 0.9"
+CRITIC_PREV_ACTION_LAMBDA_PEER = [(name.replace("_cpa.json", "_cpal.json"), *rest) for name, *rest in CRITIC_PREV_ACTION_PEER]
 
 
-def critic_prev_action_peer_lines() -> list[str]:
-    """README lines: ppo_lstm.py with CRITIC_PREV_ACTION beside the peer with each CPU model's arithmetic, then the
-    runs of the three taken together, against the peer and against our defaults on the same seeds and arithmetic."""
+def flags_beside_peer_lines(entries: list[tuple[str, str, str, str]], flags: str, date: str) -> list[str]:
+    """README lines: ppo_lstm.py with `flags` beside the peer with each CPU model's arithmetic (`entries` as
+    CRITIC_PREV_ACTION_PEER), then, once every file is there, the runs of the three taken together, against the peer and
+    against our defaults on the same seeds and arithmetic."""
     from scipy.stats import mannwhitneyu
 
     lines = []
-    for name, machine, of, _ in CRITIC_PREV_ACTION_PEER:
+    for name, machine, of, _ in entries:
         tag = name.removeprefix("peer_reach_").removesuffix(".json")
         lines += results_section(
-            name, f"`ppo_lstm.py {CRITIC_PREV_ACTION}` beside the peer with {machine} arithmetic, on the AMD EPYC of "
+            name, f"`ppo_lstm.py {flags}` beside the peer with {machine} arithmetic, on the AMD EPYC of "
             f"family 25 model 17 with AVX-512 (`python benchmark/arithmetic.py --of {of} -- python "
-            f"benchmark/peer_reach.py --task lstm --tag {tag} --workers 2 --ours-flags=\"{CRITIC_PREV_ACTION}\"`, both "
-            "run in it, 2026-11-30):", lambda name=name: peer_table(name),
-            f"CartPoleNoVel-v1, {machine} arithmetic, ours with {CRITIC_PREV_ACTION} beside the peer")
-    files = [name for entry in CRITIC_PREV_ACTION_PEER for name in (entry[0], entry[3])]
+            f"benchmark/peer_reach.py --task lstm --tag {tag} --workers 2 --ours-flags=\"{flags}\"`, both "
+            f"run in it, {date}):", lambda name=name: peer_table(name),
+            f"CartPoleNoVel-v1, {machine} arithmetic, ours with {flags} beside the peer")
+    files = [name for entry in entries for name in (entry[0], entry[3])]
     if not all(os.path.exists(os.path.join(RESULTS, name)) for name in files):
         return lines
     peer = pooled_steps(files[::2])
     flagged, defaults = [], []  # ours with the flags and ours on the defaults, paired seed by seed on each arithmetic
-    for name, _, _, default in CRITIC_PREV_ACTION_PEER:
+    for name, _, _, default in entries:
         with_flags, without = comparison_rows(name)[1]["ours"], comparison_rows(default)[1]["ours"]
         for seed in sorted(set(with_flags) & set(without)):
             flagged.append(with_flags[seed])
@@ -1224,15 +1228,23 @@ def critic_prev_action_peer_lines() -> list[str]:
     ours = paired_counts([flagged, defaults], peer["threshold"])
     p = mannwhitneyu(*ours["steps"], alternative="two-sided").pvalue
     n = peer["n"]
-    lines += [f"Over the three arithmetics, {n} runs a side, the median steps to a last-20 mean of 475 were "
-              f"{peer['median'][0]} for ours with the flags against {peer['median'][1]} for the peer, ours first on "
-              f"{peer['first'][0]} of the {n} paired runs, the peer on {peer['first'][1]} (two-sided Mann-Whitney U "
-              f"test, p = {peer['p']:.3f}), and {peer['at'][0]} of ours' {n} evaluated at 475 or more against "
-              f"{peer['at'][1]} of the peer's. Against our defaults on the same seeds and arithmetics: "
-              f"{ours['median'][0]} against {ours['median'][1]}, first on {ours['first'][0]} of {n}, the defaults on "
-              f"{ours['first'][1]} (p = {p:.3f}), and {ours['at'][0]} evaluated at 475 or more against the defaults' "
-              f"{ours['at'][1]}.", "",
-              "So the critic's previous action with the entropy bonus gets most runs to 475 far sooner, near the 20,000 "
+    return lines + [
+        f"Over the three arithmetics, {n} runs a side, the median steps to a last-20 mean of 475 were "
+        f"{peer['median'][0]} for ours with the flags against {peer['median'][1]} for the peer, ours first on "
+        f"{peer['first'][0]} of the {n} paired runs, the peer on {peer['first'][1]} (two-sided Mann-Whitney U "
+        f"test, p = {peer['p']:.3f}), and {peer['at'][0]} of ours' {n} evaluated at 475 or more against "
+        f"{peer['at'][1]} of the peer's. Against our defaults on the same seeds and arithmetics: "
+        f"{ours['median'][0]} against {ours['median'][1]}, first on {ours['first'][0]} of {n}, the defaults on "
+        f"{ours['first'][1]} (p = {p:.3f}), and {ours['at'][0]} evaluated at 475 or more against the defaults' "
+        f"{ours['at'][1]}.", ""]  # fmt: skip
+
+
+def critic_prev_action_peer_lines() -> list[str]:
+    """README lines: ppo_lstm.py with CRITIC_PREV_ACTION beside the peer with each CPU model's arithmetic, the three
+    taken together, why it stays a flag, and its memory-task rows."""
+    lines = flags_beside_peer_lines(CRITIC_PREV_ACTION_PEER, CRITIC_PREV_ACTION, "2026-11-30")
+    if all(os.path.exists(os.path.join(RESULTS, entry[0])) for entry in CRITIC_PREV_ACTION_PEER):
+        lines += ["So the critic's previous action with the entropy bonus gets most runs to 475 far sooner, near the 20,000 "
               "steps we aim for, but not every run: seeds 1-10 are where it is reported, not chosen, and on the tuning "
               "seeds 11-30 (the tables of its copy and of the flag among the tuning tables below) it got there first "
               "on only 35 of 60 paired runs, two of those 60 never reaching 475 in training against the defaults' one (with "
@@ -1698,6 +1710,7 @@ def results_block() -> str:
                   f"Mann-Whitney U test, p = {xeon20['p']:.2f}): with this CPU model's arithmetic the two are level "
                   "within seed noise, the peer's median a little lower.", ""]
     parts += critic_prev_action_peer_lines()
+    parts += flags_beside_peer_lines(CRITIC_PREV_ACTION_LAMBDA_PEER, CRITIC_PREV_ACTION_LAMBDA, "2026-11-30")
     parts += results_section(
         "peer_reach_xeon_tuning.json",
         "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "
