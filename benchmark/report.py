@@ -2442,6 +2442,16 @@ def results_block() -> str:
             "Every run at 475 in training again, a median of 25,216 steps against 33,644, first on 17 of the 20; 19 of "
             "20 evaluated at 475 or more, as the defaults (seed 24 reached 475 after 27,432 steps and evaluated at "
             "395.8 at 100k; the defaults' seed 15 at 372.6).",))
+    parts += blocks_lines(
+        ["tuning_cartpolenovel_r64_cpal_epyc_arithmetic:ppo_lstm__critic_prev_action__ent_coef_0.01__gae_lambda_0.9"],
+        [epyc_defaults], blocks=TUNING_BLOCKS, intro=(
+            "And with the arithmetic of the AMD EPYC of family 26 (the command above with `--of epyc` and the suite "
+            "tuning_cartpolenovel_r64_cpal_epyc_arithmetic), against the defaults' rows on that CPU model:",), after=(
+            "Every run at 475 in training, a median of 24,180 steps against 32,840, first on 16 of 20; 19 of 20 "
+            "evaluated at 475 or more against the defaults' 20 (seed 19 reached 475 after 18,472 steps and evaluated "
+            "at 351.0 at 100k). Over the three arithmetics' tuning seeds 11-30: all 60 runs at 475 in training (the "
+            "defaults: 59), first on 50 of the 60 paired runs, medians of 24,396, 25,216 and 24,180 steps against "
+            "38,340, 33,644 and 32,840, and 58 of 60 evaluated at 475 or more, as the defaults.",))
     parts += episode_ends_section("episode_ends_rollout.json", [
         "What the 64-step rollouts changed on the two tuning seeds where the defaults fell short on this CPU model, "
         "18 and 28: both trained again with `--save-model`, with and without the flags (`python ppo_lstm.py --seed S "
