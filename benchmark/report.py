@@ -2421,13 +2421,18 @@ def results_block() -> str:
             "against the defaults' rows on that CPU model:",), after=(
             "The same split: a median of 21,052 steps against 32,840, first on 14 of 20, but 2 runs never at 475 in "
             "training and 5 evaluated below it at 100k (15 of 20 against the defaults' 20).",))
+    parts += episode_ends_section("episode_ends_cpa_plateau.json", [
+        "What holds the late runs back: seed 14 of the AVX2 arithmetic's tuning seeds (never at 475 with the flags), "
+        "trained again with them and stopped by SIGTERM in its plateau, a last-20 mean of about 300 (`python "
+        "benchmark/arithmetic.py --of epyc-avx2 -- python ppo_lstm.py --seed 14 --critic-prev-action --ent-coef 0.01 "
+        "--save-model`, its checkpoint at 57,344 steps, its log as the suite's run of that seed line for line up to "
+        "there), then `benchmark/episode_ends.py` over that checkpoint:"], [
+        "Every episode ended with the cart off the track at +2.4, the pole up: the policy balances and drifts."])
     parts += blocks_lines(
         [f"tuning_cartpolenovel_r64_cpa3_epyc_avx2_arithmetic:ppo_lstm__critic_prev_action__ent_coef_0.01__{variant}"
          for variant in ("gamma_0.99", "gae_lambda_0.9")], [f"{ROLLOUT_SUITES[2]}:{ROLLOUT64}"],
         blocks=TUNING_BLOCKS, intro=(
-            "What holds the late runs back: seed 14 of the AVX2 arithmetic's tuning seeds, trained again with the flags "
-            "and stopped at 57,344 steps, in its plateau (a last-20 mean of about 300), ended 40 of 40 episodes sampled "
-            "from its policy with the cart off the track at +2.4, the pole up: it balances and drifts. The discount "
+            "The discount "
             "0.98 weighs an end 100 steps away at 0.98^100 = 0.13, and with the GAE lambda 0.8 the advantages and the "
             "critic's targets learn of it mostly through the critic's own estimates of the states between. Two ways to "
             "make a far end count sooner, on the AVX2 AMD EPYC's tuning seeds 11-30, 2026-11-30 (`python "
