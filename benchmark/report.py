@@ -1711,9 +1711,8 @@ def results_block() -> str:
                   "within seed noise, the peer's median a little lower.", ""]
     parts += critic_prev_action_peer_lines()
     parts += flags_beside_peer_lines(CRITIC_PREV_ACTION_LAMBDA_PEER, CRITIC_PREV_ACTION_LAMBDA, "2026-11-30")
-    for suite, of, machine in [("learning_tests_r64_cpal_epyc_arithmetic", "epyc", "the family-26 AMD EPYC's"),
-                               ("learning_tests_r64_cpal_xeon_arithmetic", "xeon", "the Intel Xeon's"),
-                               ("learning_tests_r64_cpal_epyc_avx2_arithmetic", "epyc-avx2", "the AVX2 AMD EPYC's")]:
+    for _, machine, of, _ in CRITIC_PREV_ACTION_LAMBDA_PEER:
+        suite = f"learning_tests_r64_cpal_{of.replace('-', '_')}_arithmetic"
         parts += suite_section(suite, [
             f"The same flags on the two memory tasks of the learning tests with {machine} arithmetic, seeds 1-10 at 50k "
             f"steps with 50 evaluation episodes (`python benchmark/arithmetic.py --of {of} -- python benchmark/run.py "

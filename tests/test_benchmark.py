@@ -451,6 +451,23 @@ def test_eval_noise_at_scale_zero_is_the_scripts_deterministic_evaluation():
     assert [row["episodes"] for row in rows] == [3, 3] and rows[0]["mean_length"] == 200  # PendulumNoVel's time limit
 
 
+class AgentWrapper:
+    """An agent that answers as the one it wraps, but for what a subclass overrides."""
+
+    def __init__(self, agent):
+        self.agent = agent
+
+    def __getattr__(self, name):
+        return getattr(self.agent, name)
+
+
+def wrap_loaded_agent(monkeypatch, wrapper, env_wrapper=lambda env: env) -> None:
+    """episode_ends.load_agent as it is, its env and agent wrapped."""
+    load_agent = episode_ends.load_agent
+    monkeypatch.setattr(episode_ends, "load_agent", lambda *a: (lambda args, env, agent, rms: (
+        args, env_wrapper(env), wrapper(agent), rms))(*load_agent(*a)))  # fmt: skip
+
+
 def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_episode(monkeypatch):
     import ppo_lstm as script
 
@@ -466,12 +483,8 @@ def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_e
 
     # the env's time limit ends an episode, unless max_steps plays on past it: a limit of 3 steps here; the critic
     # answers with the number of steps its agent has acted, so each value says which step's it is
-    class Counting:
-        def __init__(self, agent):
-            self.agent, self.steps = agent, 0
-
-        def __getattr__(self, name):
-            return getattr(self.agent, name)
+    class Counting(AgentWrapper):
+        steps = 0
 
         def get_value(self, *args):
             return torch.tensor([[float(self.steps)]])
@@ -480,9 +493,7 @@ def test_episode_ends_replays_the_scripts_evaluation_and_names_what_ended_each_e
             self.steps += 1
             return self.agent.get_action_and_value(*args, **kwargs)
 
-    load_agent = episode_ends.load_agent
-    monkeypatch.setattr(episode_ends, "load_agent", lambda *a: (lambda args, env, agent, rms: (
-        args, gym.wrappers.TimeLimit(env, 3), Counting(agent), rms))(*load_agent(*a)))  # fmt: skip
+    wrap_loaded_agent(monkeypatch, Counting, lambda env: gym.wrappers.TimeLimit(env, 3))
     for max_steps, length in [(None, 3), (8, 8)]:
         run = episode_ends.episodes(episode_ends.load_script("ppo_lstm"), trained["checkpoint"], 2, max_steps)
         assert [(row["return"], row["end"]) for row in run["episodes"]] == [(length, "time limit")] * 2
@@ -505,13 +516,7 @@ def test_episode_ends_feeds_a_critic_prev_action_agent_the_action_just_taken(mon
                                       save_model=True, seed=3, critic_prev_action=True))  # fmt: skip
     seen = []  # (the previous action the agent was given, whether the episode starts there, the action it took)
 
-    class Spy:
-        def __init__(self, agent):
-            self.agent = agent
-
-        def __getattr__(self, name):
-            return getattr(self.agent, name)
-
+    class Spy(AgentWrapper):
         def inputs(self, obs, prev_action, episode_starts):
             seen.append([None if prev_action is None else int(prev_action[0]), bool(episode_starts[0]), None])
             return self.agent.inputs(obs, prev_action, episode_starts)
@@ -521,9 +526,7 @@ def test_episode_ends_feeds_a_critic_prev_action_agent_the_action_just_taken(mon
             seen[-1][2] = int(out[0][0])
             return out
 
-    load_agent = episode_ends.load_agent
-    monkeypatch.setattr(episode_ends, "load_agent", lambda *a: (lambda args, env, agent, rms: (
-        args, env, Spy(agent), rms))(*load_agent(*a)))  # fmt: skip
+    wrap_loaded_agent(monkeypatch, Spy)
     run = episode_ends.episodes(episode_ends.load_script("ppo_lstm"), trained["checkpoint"], 2)
     assert [row["return"] for row in run["episodes"]] == trained["eval_returns"]
     assert len(seen) == sum(trained["eval_returns"]) and [start for _, start, _ in seen].count(True) == 2
