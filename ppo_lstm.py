@@ -71,7 +71,7 @@ class Args:
     final_gamma: float | None = None
     """the discount rises linearly in the global step from --gamma to this at --total-timesteps (a --gamma at or above
     it stays as given; None: --gamma throughout)"""
-    gae_lambda: float = 0.8
+    gae_lambda: float = 0.9
     """the lambda for the general advantage estimation"""
     num_minibatches: int = 2
     """the number of mini-batches"""
@@ -85,7 +85,7 @@ class Args:
     """anneal the clipping coefficient (the value clip's too) to 0 with the learning rate: steadies the late updates"""
     clip_vloss: bool = True
     """toggles whether or not to use a clipped loss for the value function"""
-    ent_coef: float = 0.0
+    ent_coef: float = 0.01
     """coefficient of the entropy"""
     vf_coef: float = 0.5
     """coefficient of the value function"""
@@ -110,9 +110,9 @@ class Args:
     """zero the recurrent state where a new episode starts"""
     shared_lstm: bool = False
     """the critic reads the actor's LSTM (as CleanRL) instead of having its own (as sb3-contrib)"""
-    critic_prev_action: bool = False
+    critic_prev_action: bool = True
     """the critic's own LSTM also reads the action taken before each step (one-hot, zeros at an episode's first step);
-    the actor's does not"""
+    the actor's does not. With --shared-lstm the critic has no LSTM of its own, and this is off"""
     head_sizes: list[int] = field(default_factory=lambda: [64])
     """widths of the hidden layers (tanh) of each head, the actor's and the critic's, after the LSTM (sb3-contrib's
     default: 64 64)"""
@@ -323,7 +323,7 @@ class Agent(nn.Module):
         self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
         num_logits = int(space.n) if self.nvec is None else sum(self.nvec)
         # the agent's input: the observation, then with --critic-prev-action the previous action's one-hot (see inputs)
-        self.prev_action_size = num_logits if args.critic_prev_action else 0
+        self.prev_action_size = num_logits if args.critic_prev_action and not args.shared_lstm else 0
         self.lstm = nn.LSTM(obs_dim, hidden)
         self.critic_lstm = None if args.shared_lstm else nn.LSTM(obs_dim + self.prev_action_size, hidden)
         lstms = [self.lstm, self.critic_lstm] if args.orthogonal_lstm else []  # none: PyTorch's own initialisation
@@ -559,8 +559,6 @@ def check_args(args: Args) -> None:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
     if not 0.0 <= args.norm_obs_until <= 1.0:
         fail(f"--norm-obs-until is a fraction of --total-timesteps, from 0 to 1, got {args.norm_obs_until}")
-    if args.critic_prev_action and args.shared_lstm:
-        fail("--critic-prev-action gives the critic's own LSTM the previous action: it does not go with --shared-lstm")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -593,11 +591,13 @@ def load_checkpoint(path: str, env_id: str) -> dict:
 
 # what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
 CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "critic_prev_action", "head_sizes", "norm_obs", "norm_reward"]
+# a checkpoint older than one of these keys was trained as the key's default was then (today's unless named here)
+DEFAULTS_BEFORE_THE_KEY = {"critic_prev_action": False}
 
 
 def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
     for key in CHECKPOINT_ARGS:
-        value = checkpoint["args"].get(key, getattr(Args(), key))  # a key newer than the checkpoint: it had the default
+        value = checkpoint["args"].get(key, DEFAULTS_BEFORE_THE_KEY.get(key, getattr(Args(), key)))
         if getattr(args, key) != value:
             print(f"{key} = {value}, as the checkpoint was trained")
             setattr(args, key, value)

@@ -1102,14 +1102,21 @@ XEON_ARITHMETIC = "(the Intel Xeon's arithmetic; benchmark/arithmetic.py)"
 # its candidates are set beside it in
 ROLLOUT64 = "ppo_lstm__num_steps_64__num_minibatches_2"
 TUNING_BLOCKS = ((11, 20), (21, 30), (11, 30))
+# ppo_lstm.py's defaults since 2026-11-30, run as flags (their files end in _cpal), and its defaults before
+AS_FLAGS = "(run as `--critic-prev-action --ent-coef 0.01 --gae-lambda 0.9`)"
+BEFORE_CPAL = "with the critic reading the observation alone, no entropy bonus and the GAE lambda 0.8, its defaults before"
 # the peer comparisons of our scripts on their defaults (of now, unless the task says), seeds 1-10, 100k steps:
 # (task, results file)
-STANDING = [("CartPoleNoVel-v1, ppo_lstm.py", "peer_reach_epyc_r64.json"),
-            (f"CartPoleNoVel-v1, ppo_lstm.py {XEON_ARITHMETIC}",
+STANDING = [(f"CartPoleNoVel-v1, ppo_lstm.py {AS_FLAGS}", "peer_reach_epyc_r64_cpal.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {AS_FLAGS} {XEON_ARITHMETIC}", "peer_reach_xeon16_arithmetic_r64_cpal.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {AS_FLAGS} {AVX2_ARITHMETIC}",
+             "peer_reach_epyc_avx2_arithmetic_r64_cpal.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {BEFORE_CPAL}", "peer_reach_epyc_r64.json"),
+            (f"CartPoleNoVel-v1, ppo_lstm.py {BEFORE_CPAL} {XEON_ARITHMETIC}",
              "peer_reach_xeon16_arithmetic_r64.json"),
-            (f"CartPoleNoVel-v1, ppo_lstm.py {AVX2_ARITHMETIC}",
+            (f"CartPoleNoVel-v1, ppo_lstm.py {BEFORE_CPAL} {AVX2_ARITHMETIC}",
              "peer_reach_epyc_avx2_arithmetic_r64.json"),
-            (f"CartPoleNoVel-v1, ppo_lstm.py {XEON_ARITHMETIC}, seeds 31-40",
+            (f"CartPoleNoVel-v1, ppo_lstm.py {BEFORE_CPAL} {XEON_ARITHMETIC}, seeds 31-40",
              "peer_reach_xeon16_arithmetic_r64_s31.json"),
             (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32}", "peer_reach_epyc.json"),
             (f"CartPoleNoVel-v1, ppo_lstm.py {ROLLOUT32} (16 cores, ten runs at a time; every row as on the 2-core "
@@ -1152,8 +1159,12 @@ def comparison_rows(name: str) -> tuple[dict, dict]:
 
 # the STANDING comparisons of one setting of our script (its defaults, of now unless the task says) and of the peer,
 # evaluated at the end, on each CPU model
-POOLED = [("CartPoleNoVel-v1, ppo_lstm.py", ["peer_reach_epyc_r64.json", "peer_reach_xeon16_arithmetic_r64.json",
-                                             "peer_reach_epyc_avx2_arithmetic_r64.json"]),
+POOLED = [(f"CartPoleNoVel-v1, ppo_lstm.py {AS_FLAGS}", ["peer_reach_epyc_r64_cpal.json",
+                                                        "peer_reach_xeon16_arithmetic_r64_cpal.json",
+                                                        "peer_reach_epyc_avx2_arithmetic_r64_cpal.json"]),
+          (f"CartPoleNoVel-v1, ppo_lstm.py {BEFORE_CPAL}", ["peer_reach_epyc_r64.json",
+                                                           "peer_reach_xeon16_arithmetic_r64.json",
+                                                           "peer_reach_epyc_avx2_arithmetic_r64.json"]),
           (f"PendulumNoVel-v1, ppo_lstm_continuous.py {CUT_STEPS}",
            ["peer_reach_pendulum_epyc_f25m17_avx512_tl05.json", "peer_reach_pendulum_epyc_avx2_arithmetic_tl05.json",
             "peer_reach_pendulum_xeon_arithmetic_tl05.json"]),
@@ -1233,9 +1244,9 @@ def flags_beside_peer_lines(entries: list[tuple[str, str, str, str]], flags: str
         f"{peer['median'][0]} for ours with the flags against {peer['median'][1]} for the peer, ours first on "
         f"{peer['first'][0]} of the {n} paired runs, the peer on {peer['first'][1]} (two-sided Mann-Whitney U "
         f"test, p = {peer['p']:.3f}), and {peer['at'][0]} of ours' {n} evaluated at 475 or more against "
-        f"{peer['at'][1]} of the peer's. Against our defaults on the same seeds and arithmetics: "
-        f"{ours['median'][0]} against {ours['median'][1]}, first on {ours['first'][0]} of {n}, the defaults on "
-        f"{ours['first'][1]} (p = {p:.3f}), and {ours['at'][0]} evaluated at 475 or more against the defaults' "
+        f"{peer['at'][1]} of the peer's. Against our defaults of before 2026-11-30 on the same seeds and "
+        f"arithmetics: {ours['median'][0]} against {ours['median'][1]}, first on {ours['first'][0]} of {n}, those "
+        f"defaults on {ours['first'][1]} (p = {p:.3f}), and {ours['at'][0]} evaluated at 475 or more against their "
         f"{ours['at'][1]}.", ""]  # fmt: skip
 
 
@@ -1567,10 +1578,13 @@ def results_block() -> str:
              "it, is of family 26 model 2 (AVX-512): run again on such a machine, its rows came out the same, every "
              "training episode and evaluation (learning_tests_epyc_defaults, and the peer's rows in "
              "peer_reach_pendulum_epyc_final_gamma.json against peer_reach_pendulum_epyc.json). The first three lines, "
-             "ppo_lstm.py's defaults of now, ran on the AMD EPYC of family 26, two of them with the arithmetic of the "
-             "other CPU models (`benchmark/arithmetic.py`, which reruns those machines' rows exactly: the section "
-             "after the speed table); the fourth, the Intel Xeon's arithmetic again on ten more seeds, ran on the AMD "
-             "EPYC of family 25 model 17 with AVX-512; the lines with 32-step rollouts are the machines' own runs.", "",
+             "ppo_lstm.py's defaults of now (run as the flags that became them on 2026-11-30), ran on the AMD EPYC of "
+             "family 25 model 17 with AVX-512, each with the arithmetic of one of the three CPU models "
+             "(`benchmark/arithmetic.py`, which reruns those machines' rows exactly: the section after the speed "
+             "table); the next three, its defaults before, on the AMD EPYC of family 26, two of them with the "
+             "arithmetic of the other CPU models; the seventh, the Intel Xeon's arithmetic again on ten more seeds, on "
+             "the AMD EPYC of family 25 model 17 with AVX-512; the lines with 32-step rollouts are the machines' own "
+             "runs.", "",
              standing_table(), "",
              "Ten seeds on one CPU model tell two contenders apart only by a wide margin: the peer's median on "
              "CartPoleNoVel-v1, the same seeds and settings, is 28,396 steps on the Intel Xeon and 42,840 on the AMD EPYC "
@@ -1579,9 +1593,11 @@ def results_block() -> str:
              "two CPU models start from the same weights and part as their arithmetic does, so they are not wholly "
              "independent):", "", pooled_table(), "",
              "So on CartPoleNoVel-v1 ppo_lstm.py's defaults of now end at 475 or more on all 30 runs against the peer's "
-             "22, beyond seed noise (Fisher's exact p = 0.005), and reach 475 first on 19 of the 30, a lead within seed "
-             "noise at the 0.05 level (p = 0.08); with the 32-step rollouts before, over the machines' own runs, it was "
-             "28 against 22 (p = 0.08) and 15 of 30 first (p = 0.64). On PendulumNoVel-v1, with ppo_lstm_continuous.py's "
+             "22, beyond seed noise (Fisher's exact p = 0.005), and reach 475 first on 19 of the 30, after a median of "
+             "25,308 steps against the peer's 37,876, beyond seed noise too (p = 0.016); with its defaults before, 30 "
+             "against 22 as well, and 19 of 30 first, within seed noise at the 0.05 level (p = 0.08); with the 32-step "
+             "rollouts before that, over the machines' own runs, it was 28 against 22 (p = 0.08) and 15 of 30 first "
+             "(p = 0.64). On PendulumNoVel-v1, with ppo_lstm_continuous.py's "
              "critic on its own LSTM (the default before 2026-11-29), ours reaches -200 first beyond seed noise (p = "
              "0.03) and leads on the evaluation within it; with the observation statistics updated to the end as well, "
              "the two are within seed noise on both counts. With one LSTM for actor and critic and whole training "
@@ -1629,7 +1645,8 @@ def results_block() -> str:
                   "--task lstm --seeds 1 2 --tag epyc_f25m17_check --workers 2`) came out as the AVX2 profile ran them, "
                   "ours and the peer's, and the peer's also as on the AMD EPYC of family 25 model 1 itself: that CPU "
                   "takes the AVX2 AMD EPYC's trajectories, and the profile held on a model it was not made on. "
-                  "The Xeon profile held the other way too, on ppo_lstm.py's defaults of now: on the Intel Xeon of a GPU "
+                  "The Xeon profile held the other way too, on ppo_lstm.py's defaults of then (2026-11-27 to "
+                  "2026-11-30): on the Intel Xeon of a GPU "
                   "host (torch 2.11.0), seeds 11-17 of CartPoleNoVel-v1 came out line for line as "
                   "tuning_cartpolenovel_rollout_xeon_arithmetic ran them here with `--of xeon`, every update's last-20 "
                   "training mean and the evaluation (results/arithmetic_xeon_host, whose machine.txt has the commands). "
@@ -1691,7 +1708,8 @@ def results_block() -> str:
          "`python benchmark/arithmetic.py --of epyc-avx2 -- python benchmark/peer_reach.py --task lstm --tag "
          "epyc_avx2_arithmetic_r64 --workers 2`, both run in it")]:  # fmt: skip
         parts += results_section(
-            name, f"ppo_lstm.py's defaults of now (64-step rollouts in two minibatches) beside the peer with {machine} "
+            name, f"ppo_lstm.py's defaults from 2026-11-27 to 2026-11-30 (64-step rollouts in two minibatches) beside "
+            f"the peer with {machine} "
             f"({how}):", lambda name=name: peer_table(name), f"CartPoleNoVel-v1, {machine}, ours beside the peer")
     parts += results_section(
         "peer_reach_xeon16_arithmetic_r64_s31.json",
@@ -1718,7 +1736,8 @@ def results_block() -> str:
             f"steps with 50 evaluation episodes (`python benchmark/arithmetic.py --of {of} -- python benchmark/run.py "
             f"--suite {suite} --seeds 1 2 ... 10 --workers 2 --env-ids CueRecall-v0 MaskedCueRecall-v0 --scripts "
             f"\"ppo_lstm.py {CRITIC_PREV_ACTION_LAMBDA}\" --extra=\"--total-timesteps 50000 --eval-episodes 50\"`; the "
-            "defaults' rows: learning_tests_r64_* of the same arithmetic):"])
+            "defaults since 2026-11-30, run as flags, the rows the memory tasks' learning tests rest on; the rows of "
+            "the defaults before: learning_tests_r64_* of the same arithmetic):"])
     parts += results_section(
         "peer_reach_xeon_tuning.json",
         "The peer beside ppo_lstm.py's defaults on the tuning seeds 11-20, on the Intel Xeon, so that the rows of the "
@@ -2062,7 +2081,8 @@ def results_block() -> str:
          "against 8:")]:  # fmt: skip
         parts += blocks_lines([f"tuning_cartpolenovel_rollout_{model}_arithmetic:{ROLLOUT64}"],
                               baseline, blocks=((1, 10), (11, 20), (21, 30), (11, 30)), intro=(intro,))
-    # three flags on top of the defaults of now, where the peer leads (the Intel Xeon's arithmetic); the one that kept
+    # three flags on top of the defaults of then (2026-11-27 to 2026-11-30), where the peer leads (the Intel Xeon's
+    # arithmetic); the one that kept
     # up there, on the other two CPU models
     xeon_flags = ["learning_rate_1e_3", "no_clip_vloss", "shared_lstm"]
     # the defaults' rows with the Intel Xeon's and the AMD EPYC of family 26 model 2's arithmetic, as baselines
@@ -2071,7 +2091,8 @@ def results_block() -> str:
         [f"tuning_cartpolenovel_r64_xeon_arithmetic:ppo_lstm__{flags}" for flags in xeon_flags],
         [xeon_defaults],
         blocks=TUNING_BLOCKS, intro=(
-            "Three flags on top of the defaults of now, tried on tuning seeds 11-30 with the arithmetic of the Intel "
+            "Three flags on top of the defaults of then (2026-11-27 to 2026-11-30), tried on tuning seeds 11-30 with "
+            "the arithmetic of the Intel "
             "Xeon, the CPU model on which the peer gets to 475 first (`python benchmark/arithmetic.py --of xeon -- "
             "python benchmark/run.py --suite tuning_cartpolenovel_r64_xeon_arithmetic --seeds 11 12 ... 30 --workers 2 "
             "--env-ids CartPoleNoVel-v1 --scripts \"ppo_lstm.py --learning-rate 1e-3\" \"ppo_lstm.py --no-clip-vloss\" "
@@ -2594,9 +2615,10 @@ def results_block() -> str:
                         "Xeon's arithmetic"),
                        ("learning_tests_r64_epyc_avx2_arithmetic", "`--of epyc-avx2`, the AVX2 AMD EPYC's arithmetic")]:
         parts += suite_section(suite, [
-            f"ppo_lstm.py's defaults of now (64-step rollouts in two minibatches) on the memory tasks of its learning "
-            f"tests, seeds 1-10, 50 evaluation episodes ({how}); its CartPoleNoVel-v1 test rests on the peer "
-            f"comparisons of these defaults in the first table (ours in the three files ending in _r64):"])
+            f"ppo_lstm.py's defaults from 2026-11-27 to 2026-11-30 (64-step rollouts in two minibatches) on the "
+            f"memory tasks of its learning tests, seeds 1-10, 50 evaluation episodes ({how}); its learning tests "
+            f"rested on these rows until 2026-11-30, its CartPoleNoVel-v1 test on the peer comparisons of these "
+            f"defaults (ours in the three files ending in _r64):"])
     for suite, script, title in [("continuous", "continuous.sh", "Continuous control, masked velocities"),
                                  ("atari", "atari.sh", "Atari"),
                                  ("atari_cpu", "atari.sh", "Atari on this CPU, one seed: `SUITE=atari_cpu STEPS=250000 "
@@ -3639,7 +3661,8 @@ def results_block() -> str:
                   "(984 entries); with `--suite minigrid` as MiniGrid gives it, three integer codes per cell (151 "
                   "entries). An episode is solved when its return is positive (MiniGrid pays 1 - 0.9 * steps / limit "
                   "for reaching the matching object, 0 otherwise).", "",
-                  "With the defaults of now (ppo_lstm.py's 64-step rollouts in two minibatches), on the AMD EPYC of "
+                  "With the defaults of then (ppo_lstm.py's 64-step rollouts in two minibatches, 2026-11-27 to "
+                  "2026-11-30), on the AMD EPYC of "
                   "family 26 (the files ending in _r64), at 200k steps: through the one-hot view ppo_lstm.py solved 86 "
                   "of 100 evaluation episodes over 10 seeds (all 10 on seven seeds, 3, 6 and 7 on the others), the MLP "
                   "57 and random actions 241 of 1000; 7 of 10 of our runs had 90 of 100 training episodes solved, after "
@@ -3688,7 +3711,7 @@ def results_block() -> str:
         parts += ["### POPGym, Easy envs (`benchmark/popgym_suite.py`)", "", popgym_table("popgym_r64.json", command), "",
                   "POPGym's own baselines train 15M steps per env with 64 envs, far past this machine; these runs are "
                   "not comparable with theirs. Every contender reads the same flattened vector (one-hots for the "
-                  "discrete parts). Our scripts ran on their defaults of now (ppo_lstm.py's 64-step rollouts in two "
+                  "discrete parts). Our scripts ran on their defaults of then (ppo_lstm.py's 64-step rollouts in two "
                   "minibatches under the recipe above, ppo_lstm_continuous.py's discount rising from 0.9 to 0.98 with its "
                   "observation statistics updated to the end, its default then), the "
                   "MLP and random actions beside them in the same run; their rows came out as in popgym.json, seed for "
@@ -3707,7 +3730,7 @@ def results_block() -> str:
         "popgym_xeon.json",
         "The three envs on which ppo_lstm.py's evaluation was below sb3-contrib's in the suite's first run on the AMD EPYC "
         "(with the defaults then: VelocityOnlyCartpole, Concentration and MineSweeper), run again on an Intel Xeon "
-        "with ppo_lstm.py's defaults of now (observation statistics frozen halfway through) under the same recipe, "
+        "with ppo_lstm.py's defaults of then (observation statistics frozen halfway through) under the same recipe, "
         "every contender in the same run on the same seeds and budget (two invocations side by side, one per env, "
         "beside other benchmarks; MineSweeperEasy, the third, did not fit in the session). Both gaps hold here. On "
         "VelocityOnlyCartpoleEasy the MLP, which sees both velocities and nothing else, does about as well as the peer, "
@@ -3808,7 +3831,8 @@ def results_block() -> str:
         lambda: speed_tables("speed_pendulum_epyc_f26.json"))
     parts += results_section(
         "speed/speed_epyc_f26_r64.json",
-        "CartPoleNoVel-v1 with ppo_lstm.py's defaults of now (64-step rollouts in two minibatches), the peer matched "
+        "CartPoleNoVel-v1 with ppo_lstm.py's defaults from 2026-11-27 to 2026-11-30 (64-step rollouts in two "
+        "minibatches), the peer matched "
         "to them (`n_steps=64`, its batch of 256 making two minibatches as well) and, in the same invocation, as the "
         "zoo runs it (32-step rollouts in one batch), on the same machine model with no other run beside it (`python "
         "benchmark/speed.py --tag epyc_f26_r64 --seeds 1 2 3 4 5`). The peer slows more than ours at 64 steps (its "
@@ -3818,7 +3842,8 @@ def results_block() -> str:
         lambda: speed_tables("speed_epyc_f26_r64.json"))
     parts += results_section(
         "speed/speed_epyc_f25m17.json",
-        f"CartPoleNoVel-v1 with ppo_lstm.py's defaults of now on {FOURTH_CPU}, with nothing else running, the matched "
+        f"CartPoleNoVel-v1 with ppo_lstm.py's defaults of then (2026-11-27 to 2026-11-30) on {FOURTH_CPU}, with "
+        f"nothing else running, the matched "
         "peer and the peer as the zoo runs it in the same invocation (`python benchmark/speed.py --seeds 1 2 3 4 --tag "
         "epyc_f25m17`): 5.57x the matched peer and 3.57x the zoo's, against 5.48x and 3.45x on the AMD EPYC of "
         "family 26 model 2 above, where both contenders ran more than twice as fast. The machine's speed moved "

@@ -49,7 +49,7 @@ print("SPS", {steps} / (time.time() - start))
 # 8 x 32 steps
 SB3_SETTINGS = {
     "cartpole": dict(module="ppo_lstm", env_id="CartPoleNoVel-v1", gamma=0.98, policy_settings="",
-                     settings="n_epochs=20, gae_lambda=0.8",
+                     settings="n_epochs=20, gae_lambda=0.9",
                      zoo_settings="batch_size=256, n_steps=32, n_epochs=20, gae_lambda=0.8"),
     "pendulum": dict(module="ppo_lstm_continuous", env_id="PendulumNoVel-v1", gamma=0.9,
                      policy_settings=", log_std_init=-0.5", settings="n_epochs=10, gae_lambda=0.95"),

@@ -6,7 +6,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 import torch
-from conftest import load, one_line_error, run, run_dirs, scalars
+from conftest import load, run, run_dirs, scalars
 from gymnasium import spaces
 from test_lstm_recurrence import STARTS, N, T, assert_one_call_matches_single_steps
 
@@ -65,7 +65,8 @@ def test_the_inputs_are_the_observation_then_the_previous_actions_one_hot(env_id
     torch.testing.assert_close(inputs, torch.stack(expected), atol=0, rtol=0)
     torch.testing.assert_close(agent.inputs(obs, None, torch.zeros(3)), torch.cat([obs, torch.zeros(3, sum(sizes))], 1))
     assert agent.critic_lstm.input_size == 3 + sum(sizes) and agent.lstm.input_size == 3
-    assert agent_for(env_id).inputs(obs, actions, starts) is obs  # without the flag the agent reads the observation
+    off = agent_for(env_id, critic_prev_action=False)
+    assert off.inputs(obs, actions, starts) is obs  # without the flag the agent reads the observation
 
 
 def random_inputs(agent, generator_seed: int = 1):
@@ -158,17 +159,35 @@ def test_first_minibatch_ratio_is_one(seq_len, fast_rnn):
     assert len(errors) == 2 and max(errors) < 1e-5
 
 
-def test_a_checkpoint_keeps_the_flag(capsys):
-    """Evaluating a checkpoint trained with the flag, without it on the command line: the network is the checkpoint's
-    (the critic reads the previous action) and the evaluation is the one the run itself made."""
-    trained = run("ppo_lstm", env_id="RandomEnds-v0", save_model=True, eval_episodes=3, **FLAG)
+@pytest.mark.parametrize("trained_with", [True, False])
+def test_a_checkpoint_keeps_what_its_critic_reads(capsys, trained_with):
+    """Evaluating a checkpoint with the other value on the command line: the network is the checkpoint's (the critic
+    reads the previous action or not, as trained) and the evaluation is the one the run itself made."""
+    trained = run("ppo_lstm", env_id="RandomEnds-v0", save_model=True, eval_episodes=3, critic_prev_action=trained_with)
     capsys.readouterr()
-    again = run("ppo_lstm", env_id="RandomEnds-v0", eval_checkpoint=trained["checkpoint"], eval_episodes=3)
-    assert "critic_prev_action = True, as the checkpoint was trained" in capsys.readouterr().out
+    again = run("ppo_lstm", env_id="RandomEnds-v0", eval_checkpoint=trained["checkpoint"], eval_episodes=3,
+                critic_prev_action=not trained_with)  # fmt: skip
+    assert f"critic_prev_action = {trained_with}, as the checkpoint was trained" in capsys.readouterr().out
     assert again["eval_returns"] == trained["eval_returns"]
 
 
-def test_with_the_shared_lstm_it_is_one_line(capsys):
-    err = one_line_error(capsys, "ppo_lstm", alone=True, shared_lstm=True, **FLAG)
-    assert err == "ppo_lstm.py: error: --critic-prev-action gives the critic's own LSTM the previous action: it does not " \
-                  "go with --shared-lstm"  # fmt: skip
+def test_a_checkpoint_from_before_the_flag_was_trained_without_it(capsys, tmp_path):
+    """A checkpoint written before the flag existed has no such key in its args: its critic did not read the previous
+    action, whatever the default is now."""
+    trained = run("ppo_lstm", env_id="RandomEnds-v0", save_model=True, eval_episodes=3, critic_prev_action=False)
+    checkpoint = torch.load(trained["checkpoint"], weights_only=False)
+    del checkpoint["args"]["critic_prev_action"]
+    torch.save(checkpoint, tmp_path / "before.pt")
+    capsys.readouterr()
+    again = run("ppo_lstm", env_id="RandomEnds-v0", eval_checkpoint=str(tmp_path / "before.pt"), eval_episodes=3)
+    assert "critic_prev_action = False, as the checkpoint was trained" in capsys.readouterr().out
+    assert again["eval_returns"] == trained["eval_returns"]
+
+
+def test_with_the_shared_lstm_it_is_off():
+    """--shared-lstm leaves the critic no LSTM of its own: the flag, on by default, is off there, and the one LSTM
+    reads the observation alone."""
+    agent = agent_for("RandomEnds-v0", shared_lstm=True, **FLAG)
+    obs = torch.randn(N, 3)
+    assert agent.critic_lstm is None and agent.lstm.input_size == 3 and agent.prev_action_size == 0
+    assert torch.equal(agent.inputs(obs, torch.ones(N, dtype=torch.long), torch.zeros(N)), obs)

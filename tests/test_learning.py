@@ -24,37 +24,40 @@ def train(name: str, **kwargs) -> dict:
 
 
 def test_lstm_solves_cartpole_without_velocities():
-    """The defaults' rows (64-step rollouts in two minibatches) on CartPoleNoVel-v1 at 99,840 steps, seeds 1-10, on
-    three CPU models: ours in peer_reach_epyc_r64.json (AMD EPYC, family 26 model 2), and with the arithmetic of the
-    Intel Xeon and of the AMD EPYC with AVX2 (benchmark/arithmetic.py) in peer_reach_xeon16_arithmetic_r64.json and
-    peer_reach_epyc_avx2_arithmetic_r64.json: the last 20 training episodes averaged 475 on 10/10 seeds on each (the
-    latest at 38,096, 49,616 and 70,720 steps) and the final evaluation was 500 on 10/10 on each (the memoryless MLP
-    scores about 50). With 32-step rollouts in one minibatch, the defaults before, the rows of the three machines
-    themselves (peer_reach_epyc.json, peer_reach_xeon16.json, peer_reach_epyc_avx2.json) reached 475 on 10/10 as well,
-    the evaluation 305.4 at worst."""
+    """The defaults' rows (since 2026-11-30: the critic reads the previous action, the entropy bonus 0.01, the GAE
+    lambda 0.9) on CartPoleNoVel-v1 at 99,840 steps, seeds 1-10, with three CPU models' arithmetic
+    (benchmark/arithmetic.py): peer_reach_epyc_r64_cpal.json (the AMD EPYC of family 26 model 2),
+    peer_reach_xeon16_arithmetic_r64_cpal.json (the Intel Xeon) and peer_reach_epyc_avx2_arithmetic_r64_cpal.json (the
+    AMD EPYC with AVX2), run with those values as flags: the last 20 training episodes averaged 475 on 10/10 seeds on
+    each (the latest at 63,336, 89,400 and 61,128 steps) and the final evaluation was 487.8 at worst (the memoryless MLP
+    scores about 50). On the tuning seeds 11-30 of the same three (tuning_cartpolenovel_r64_cpal_xeon_arithmetic,
+    tuning_cartpolenovel_r64_cpal_epyc_arithmetic, tuning_cartpolenovel_r64_cpa3_epyc_avx2_arithmetic) 60 of 60
+    reached 475, the evaluation 351.0 at worst. With the defaults before (`--ent-coef 0 --gae-lambda 0.8
+    --no-critic-prev-action`: peer_reach_epyc_r64.json, peer_reach_xeon16_arithmetic_r64.json,
+    peer_reach_epyc_avx2_arithmetic_r64.json) 10/10 on each as well, the evaluation 500 on each."""
     summary = train("ppo_lstm", env_id="CartPoleNoVel-v1", total_timesteps=100_000)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 475) is not None
     assert summary["eval_mean_return"] >= 200
 
 
 def test_lstm_solves_the_memory_task():
-    """Rows `ppo_lstm | CueRecall-v0 | 10 | 49,664` of learning_tests_r64_epyc (the defaults, 64-step rollouts in two
-    minibatches, on the AMD EPYC of family 26 model 2, 50 evaluation episodes) and of learning_tests_r64_xeon_arithmetic
-    and learning_tests_r64_epyc_avx2_arithmetic (the same with the Intel Xeon's and the AVX2 AMD EPYC's arithmetic,
-    benchmark/arithmetic.py): 1.0 on 10/10 seeds on each. With 32-step rollouts in one minibatch, the defaults before,
-    1.0 on 10/10 on each of the three machines as well (learning_tests_epyc_defaults, the row
-    ppo_lstm__norm_obs_until_0.5 of norm_obs_until on the Intel Xeon, learning_tests_third_cpu)."""
+    """Rows `ppo_lstm__critic_prev_action__ent_coef_0.01__gae_lambda_0.9 | CueRecall-v0 | 10 | 49,664` (the defaults
+    since 2026-11-30, run as flags, 50 evaluation episodes) of learning_tests_r64_cpal_epyc_arithmetic,
+    learning_tests_r64_cpal_xeon_arithmetic and learning_tests_r64_cpal_epyc_avx2_arithmetic (the AMD EPYC of family 26
+    model 2's, the Intel Xeon's and the AVX2 AMD EPYC's arithmetic, benchmark/arithmetic.py): 1.0 on 10/10 seeds on
+    each, the last 20 training episodes at 1 by 8,160 steps at the latest. With the defaults before, 1.0 on 10/10 on
+    each as well (learning_tests_r64_epyc, learning_tests_r64_xeon_arithmetic, learning_tests_r64_epyc_avx2_arithmetic)."""
     summary = train("ppo_lstm", env_id="CueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert summary["eval_mean_return"] == 1.0  # the optimum: every cue recalled
 
 
 def test_lstm_solves_the_masked_memory_task_with_its_masks():
-    """Rows `ppo_lstm | MaskedCueRecall-v0 | 10 | 49,664` of learning_tests_r64_epyc, learning_tests_r64_xeon_arithmetic
-    and learning_tests_r64_epyc_avx2_arithmetic (the defaults on three CPU models' arithmetic, 50 evaluation episodes):
-    the last 20 training episodes averaged 1 on 10/10 seeds on each (the latest at 9,600 steps) and the evaluation was
-    1.0 on 10/10, every action taken under the env's masks. With 32-step rollouts in one minibatch, the defaults before
-    (the row ppo_lstm__norm_obs_until_0.5 of norm_obs_until on the Intel Xeon, learning_tests_epyc_defaults): at 1 in
-    training on 10/10 (the latest at 20,160 steps), the evaluation 0.64 at worst; without the masks (row
+    """Rows `ppo_lstm__critic_prev_action__ent_coef_0.01__gae_lambda_0.9 | MaskedCueRecall-v0 | 10 | 49,664` (the
+    defaults since 2026-11-30, run as flags, 50 evaluation episodes) of learning_tests_r64_cpal_epyc_arithmetic,
+    learning_tests_r64_cpal_xeon_arithmetic and learning_tests_r64_cpal_epyc_avx2_arithmetic: the last 20 training
+    episodes averaged 1 on 10/10 seeds on each (the latest at 13,728 steps) and the evaluation was 1.0 on 10/10, every
+    action taken under the env's masks. With the defaults before (learning_tests_r64_epyc and the two arithmetics'
+    learning_tests_r64 suites): the same, the latest at 9,600 steps; without the masks, 32-step rollouts then (row
     `ppo_lstm__no_action_masks` of learning_tests): -0.4 at worst."""
     summary = train("ppo_lstm", env_id="MaskedCueRecall-v0", total_timesteps=50_000, eval_episodes=50)
     assert steps_to_threshold(scalars(run_dirs()[-1], "charts/episodic_return"), 1.0) is not None

@@ -23,6 +23,8 @@ def random_inputs(agent):
     g = torch.Generator().manual_seed(1)
     obs_dim = agent.lstm.input_size
     obs = torch.randn(T * N, obs_dim, generator=g)  # time-major: all N envs at t=0, then t=1, ...
+    if getattr(agent, "prev_action_size", 0):  # ppo_lstm.py's critic reads the previous action's one-hot as well
+        obs = agent.inputs(obs, torch.randint(0, agent.prev_action_size, (T * N,), generator=g), STARTS.view(-1))
     h, c = agent.get_initial_state(N)
     state = (torch.randn(h.shape, generator=g), torch.randn(c.shape, generator=g))  # non-zero: it must be used
     if hasattr(agent, "actor_logstd"):  # continuous: (T * N, action_dim) samples

@@ -146,7 +146,8 @@ def check_tuple_inputs(name: str, monkeypatch, frames: int = 1, **kwargs) -> Non
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
     run(name, env_id=env_of(name, "Space-tuple"), norm_obs=True, **kwargs)
-    inputs = torch.cat([s.reshape(-1, 3 * frames) for s in seen])
+    # the observation's entries: ppo_lstm.py's critic reads the previous action's one-hot after them
+    inputs = torch.cat([s.reshape(-1, s.shape[-1])[:, : 3 * frames] for s in seen])
     for frame in range(0, 3 * frames, 3):
         one_hot = inputs[:, frame : frame + 2]
         assert set(one_hot.unique().tolist()) == {0.0, 1.0} and (one_hot.sum(1) == 1).all()
