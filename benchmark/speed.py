@@ -130,6 +130,7 @@ def update_phase_ms(fast: bool, num_steps: int, episode_length: int, repeats: in
     agent = ppo_lstm.Agent(envs, ppo_lstm.Args(fast_rnn=fast))
     obs, starts = torch.randn(num_steps * 8, 4), (torch.rand(num_steps * 8) < 1 / episode_length).float()
     state, actions = agent.get_initial_state(8), torch.randint(0, 2, (num_steps * 8,))
+    obs = agent.inputs(obs, actions.roll(8), starts)  # what it reads: the observation, then (time-major) the previous action
 
     def update():
         _, logprob, _, value, _ = agent.get_action_and_value(obs, state, starts, actions, need_state=False)

@@ -1362,6 +1362,14 @@ def test_seq_len_speed_text_sets_the_flag_beside_the_defaults_of_the_same_invoca
             "2,174 steps per second with `--seq-len 32` against 2,016 on its defaults, 7.07x the peer against 6.55x")
 
 
+def test_the_update_phase_timing_runs_the_agent_of_now():
+    """speed.py's timing of the update phase, which the other speed tests stub out, builds ppo_lstm.py's Agent on its
+    defaults and feeds it what the training update does (the observation, then the previous action the critic reads):
+    both paths run, a few steps each."""
+    for fast in (True, False):
+        assert speed.update_phase_ms(fast, num_steps=4, episode_length=2, repeats=1) > 0
+
+
 def speed_run(tmp_path, monkeypatch, args: speed.Args) -> tuple[dict, list[str]]:
     """speed.main with each contender's measurement stubbed (100, 101, ... steps per second in order): the results
     file it writes and the code it ran for each contender, in order."""
