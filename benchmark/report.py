@@ -297,6 +297,18 @@ def steps_to_solved_cell(rows: list[dict]) -> str:
     return f"{median}({len(reached)}/{len(rows)} reached)"
 
 
+def minigrid_ours_text(runs: list[dict]) -> str:
+    """ppo_lstm.py's MiniGrid rows of a results file in words: evaluation episodes solved, seeds that solved all of
+    theirs, and runs that got to 90 of 100 training episodes solved, with the median steps they took."""
+    rows = [row for row in runs if row["contender"] == "ppo_lstm"]
+    solved = [sum(r > 0 for r in row["eval_returns"]) for row in rows]
+    episodes = sum(len(row["eval_returns"]) for row in rows)
+    reached = [row["steps_to_solved_90_of_100"] for row in rows if row["steps_to_solved_90_of_100"] is not None]
+    median = f", after a median of {statistics.median(reached):,.0f} steps" if reached else ""
+    return (f"solved {sum(solved)} of {episodes} (all 10 on {solved.count(10)} seeds) and {len(reached)} of {len(rows)} "
+            f"runs got to 90 of 100 training episodes solved{median}")
+
+
 def memory_table(name: str) -> str:
     """benchmark/popgym_suite.py's results file `name`: per env and contender, the deterministic evaluation and the
     last 20 training episodes (mean +- std over seeds), and, on MiniGrid, the share of evaluation episodes solved."""
@@ -1423,6 +1435,19 @@ def seq_len_speed_text(name: str) -> str:
             f"{speed['ratio_vs_sb3'][ours]:.2f}x")
 
 
+def speed_now_text() -> str:
+    """What the first line of standing_speed_table says: ppo_lstm.py's defaults of now against the matched peer and,
+    in the same invocation, against the peer as the zoo runs it; empty before its results file is there."""
+    speed = load_speed("speed_epyc_f25m17_avx512_cpal.json")
+    if speed is None:
+        return ""
+    zoo = "sb3-contrib RecurrentPPO, the zoo's rollouts"
+    return (f"The first line is ppo_lstm.py's defaults of now, the peer matched to their 64-step rollouts; in the same "
+            f"invocation the peer with the zoo's own 32-step rollouts ran {speed['ratio_vs_sb3'][zoo]:.2f}x as fast as at "
+            f"64, so ours on its defaults ran at {speed['sps_mean']['ppo_lstm.py'] / speed['sps_mean'][zoo]:.2f}x the "
+            "peer as the zoo runs it. The next three are its defaults before, as the same comparison ran then. ")
+
+
 def standing_speed_table() -> str:
     """Steps per second at matched settings as a ratio to sb3-contrib's, our default (separate critic) LSTM, from the
     speed results of each CPU."""
@@ -1432,9 +1457,10 @@ def standing_speed_table() -> str:
     pendulum, stats, own = ("ppo_lstm_continuous.py", "PendulumNoVel-v1"), f" ({STATS_TO_END})", f" ({OWN_CRITIC})"
     whole = f" ({WHOLE_EPISODES})"
     lines_of = [
-        (lstm, "", "speed_epyc_f26_r64.json"),
-        (lstm, "", "speed_epyc_f25m17.json"),
-        (lstm, "", "speed_epyc_f25m17_avx512.json"),  # the same CPU model showing AVX-512
+        (lstm, "", "speed_epyc_f25m17_avx512_cpal.json"),
+        (lstm, f" ({BEFORE_CPAL})", "speed_epyc_f26_r64.json"),
+        (lstm, f" ({BEFORE_CPAL})", "speed_epyc_f25m17.json"),
+        (lstm, f" ({BEFORE_CPAL})", "speed_epyc_f25m17_avx512.json"),  # the same CPU model showing AVX-512
         (pendulum, "", "speed_pendulum_epyc_f25m17_avx512_tl05.json"),
         (pendulum, whole, "speed_pendulum_epyc_f25m17_avx512_shared.json"),
         (pendulum, own, "speed_pendulum_epyc_f25m17_nou03.json"),
@@ -1626,9 +1652,7 @@ def results_block() -> str:
              "table above that sets one CPU model's medians apart by thousands of steps is no stronger evidence than "
              "its own p (with each results file's table) says.", "",
              "Speed at matched settings (`benchmark/speed.py`, the tables at the end):", "", standing_speed_table(), "",
-             "The first line is ppo_lstm.py's defaults of now, the peer matched to their 64-step rollouts; in the same "
-             "invocation the peer with the zoo's own 32-step rollouts ran 1.59x as fast as at 64, so ours on its "
-             "defaults ran at 3.45x the peer as the zoo runs it. The lines with 32-step rollouts matched the peer at 32.", "",
+             speed_now_text() + "The lines with 32-step rollouts matched the peer at 32.", "",
              "The AMD EPYC speed lines are of a run on a faster machine than the earlier one of the same name (its "
              "files as of commit f1232e5), with "
              "the code of 2026-11-26 (32-step rollouts): ppo_lstm.py went at 3,852 steps per second against 2,532 "
@@ -3702,16 +3726,20 @@ def results_block() -> str:
                 native = {row["seed"]: row["eval_returns"] for row in json.load(f)["runs"] if row["contender"] == "random"}
             randoms = [row for row in runs if row["contender"] == "random"]
             same = sum(row["eval_returns"] == native.get(row["seed"]) for row in randoms)
-            rows = [row for row in runs if row["contender"] == "ppo_lstm"]
-            solved = [sum(r > 0 for r in row["eval_returns"]) for row in rows]
-            episodes = sum(len(row["eval_returns"]) for row in rows)
-            reached = [row["steps_to_solved_90_of_100"] for row in rows if row["steps_to_solved_90_of_100"] is not None]
             parts += [f"With the arithmetic of the AMD EPYC with AVX2 (`--of epyc-avx2`, the same command, "
                       f"minigrid-onehot_epyc_avx2_arithmetic.json, two invocations of five seeds side by side) the same "
-                      f"seeds solved {sum(solved)} of {episodes} (all 10 on {solved.count(10)} seeds) and {len(reached)} "
-                      f"of {len(rows)} runs got to 90 of 100 training episodes solved, after a median of "
-                      f"{statistics.median(reached):,.0f} steps; random actions' {same} of {len(randoms)} rows came out as "
+                      f"seeds {minigrid_ours_text(runs)}; random actions' {same} of {len(randoms)} rows came out as "
                       "in minigrid-onehot_r64.json, every return.", ""]  # fmt: skip
+        if "minigrid-onehot_r64_cpal.json" in minigrid:  # ppo_lstm.py's defaults of now
+            with open(os.path.join(RESULTS, "minigrid-onehot_r64_cpal.json")) as f:
+                runs = json.load(f)["runs"]
+            parts += ["With ppo_lstm.py's defaults of now (since 2026-11-30: the critic reading the previous action, the "
+                      "entropy bonus 0.01, the GAE lambda 0.9), the family-26 AMD EPYC's arithmetic on the AMD EPYC of "
+                      "family 25 model 17 (`python benchmark/arithmetic.py --of epyc -- python benchmark/popgym_suite.py "
+                      "--suite minigrid-onehot --out FILE --steps 200000 --seeds SEEDS --flags= --contenders ppo_lstm`, "
+                      "two invocations of five seeds side by side, their rows merged with the MLP's and random actions' "
+                      "of minigrid-onehot_r64.json into minigrid-onehot_r64_cpal.json), the same seeds "
+                      f"{minigrid_ours_text(runs)}.", ""]  # fmt: skip
         for name in minigrid:
             parts += [memory_table(name), ""]
     if os.path.exists(os.path.join(RESULTS, "popgym_r64.json")):
@@ -3931,6 +3959,13 @@ def results_block() -> str:
         "--task pendulum --num-steps 200 --tag epyc_f25m17_ns200`): 14.41x, ours 3,167 against 220, the peer slower "
         "with the longer rollouts (the flag stays off: the ppo_lstm_continuous.py section):",
         lambda: "\n\n".join(speed_tables(f"speed_pendulum_epyc_f25m17_{tag}.json") for tag in ("ns128", "ns200")))
+    parts += results_section(
+        "speed/speed_epyc_f25m17_avx512_cpal.json",
+        "CartPoleNoVel-v1 with ppo_lstm.py's defaults of now (since 2026-11-30: the critic reading the previous action, "
+        "the entropy bonus 0.01, the GAE lambda 0.9), the AMD EPYC of family 25 model 17 with AVX-512, nothing else "
+        "running (`python benchmark/speed.py --tag epyc_f25m17_avx512_cpal`); the defaults before on the same CPU "
+        "model: speed_epyc_f25m17_avx512.json, below:",
+        lambda: speed_tables("speed_epyc_f25m17_avx512_cpal.json"))
     parts += results_section(
         "speed/speed_epyc_f25m17_avx512.json",
         "Both comparisons on the fourth CPU model, family 25 model 17, showing AVX-512 as well (it then computes as the "
