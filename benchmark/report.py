@@ -1133,8 +1133,14 @@ XEON_ARITHMETIC = "(the Intel Xeon's arithmetic; benchmark/arithmetic.py)"
 # its candidates are set beside it in
 ROLLOUT64 = "ppo_lstm__num_steps_64__num_minibatches_2"
 TUNING_BLOCKS = ((11, 20), (21, 30), (11, 30))
-# ppo_lstm.py's defaults since 2026-11-30, run as flags (their files end in _cpal), and its defaults before
-AS_FLAGS = "(run as `--critic-prev-action --ent-coef 0.01 --gae-lambda 0.9`)"
+# ppo_lstm.py's critic reading the previous action with the entropy bonus (a flag set tried on 2026-11-30), and with
+# the GAE lambda 0.9 as well: its defaults since, run as flags (their files end in _cpal); how a line names them, and
+# its defaults before
+CRITIC_PREV_ACTION = "--critic-prev-action --ent-coef 0.01"
+CRITIC_PREV_ACTION_LAMBDA = CRITIC_PREV_ACTION + " --gae-lambda 0.9"
+AS_FLAGS = f"(run as `{CRITIC_PREV_ACTION_LAMBDA}`)"
+DEFAULTS_NOW = ("ppo_lstm.py's defaults of now (since 2026-11-30: the critic reading the previous action, the entropy "
+                "bonus 0.01, the GAE lambda 0.9)")
 BEFORE_CPAL = "with the critic reading the observation alone, no entropy bonus and the GAE lambda 0.8, its defaults before"
 # the peer comparisons of our scripts on their defaults (of now, unless the task says), seeds 1-10, 100k steps:
 # (task, results file)
@@ -1231,14 +1237,12 @@ def pooled_steps(names: list[str]) -> dict | None:
 
 # ppo_lstm.py with the critic's previous action and the entropy bonus beside the peer, seeds 1-10, one results file per
 # CPU model's arithmetic: (file, whose arithmetic, benchmark/arithmetic.py's --of, the defaults' file of those seeds)
-CRITIC_PREV_ACTION = "--critic-prev-action --ent-coef 0.01"
 CRITIC_PREV_ACTION_PEER = [
     ("peer_reach_xeon16_arithmetic_r64_cpa.json", "the Intel Xeon's", "xeon", "peer_reach_xeon16_arithmetic_r64.json"),
     ("peer_reach_epyc_r64_cpa.json", "the AMD EPYC of family 26's", "epyc", "peer_reach_epyc_r64.json"),
     ("peer_reach_epyc_avx2_arithmetic_r64_cpa.json", "the AVX2 AMD EPYC's", "epyc-avx2",
      "peer_reach_epyc_avx2_arithmetic_r64.json")]  # fmt: skip
-# the same with the GAE lambda 0.9 as well: the files' names end in _cpal instead of _cpa
-CRITIC_PREV_ACTION_LAMBDA = CRITIC_PREV_ACTION + " --gae-lambda 0.9"
+# the same with the GAE lambda 0.9 as well (CRITIC_PREV_ACTION_LAMBDA): the files' names end in _cpal instead of _cpa
 CRITIC_PREV_ACTION_LAMBDA_PEER = [(name.replace("_cpa.json", "_cpal.json"), *rest) for name, *rest in CRITIC_PREV_ACTION_PEER]
 
 
@@ -3733,8 +3737,7 @@ def results_block() -> str:
         if "minigrid-onehot_r64_cpal.json" in minigrid:  # ppo_lstm.py's defaults of now
             with open(os.path.join(RESULTS, "minigrid-onehot_r64_cpal.json")) as f:
                 runs = json.load(f)["runs"]
-            parts += ["With ppo_lstm.py's defaults of now (since 2026-11-30: the critic reading the previous action, the "
-                      "entropy bonus 0.01, the GAE lambda 0.9), the family-26 AMD EPYC's arithmetic on the AMD EPYC of "
+            parts += [f"With {DEFAULTS_NOW}, the family-26 AMD EPYC's arithmetic on the AMD EPYC of "
                       "family 25 model 17 (`python benchmark/arithmetic.py --of epyc -- python benchmark/popgym_suite.py "
                       "--suite minigrid-onehot --out FILE --steps 200000 --seeds SEEDS --flags= --contenders ppo_lstm`, "
                       "two invocations of five seeds side by side, their rows merged with the MLP's and random actions' "
@@ -3773,8 +3776,7 @@ def results_block() -> str:
                   + " ".join(then[1::-1]), ""]  # fmt: skip
     parts += results_section(
         "popgym_r64_cpal.json",
-        "The same suite with ppo_lstm.py's defaults of now (since 2026-11-30: the critic reading the previous action, "
-        "the entropy bonus 0.01, the GAE lambda 0.9) under the suite's recipe of before, on the 12 envs with discrete "
+        f"The same suite with {DEFAULTS_NOW} under the suite's recipe of before, on the 12 envs with discrete "
         "actions (`python benchmark/arithmetic.py --of epyc -- python benchmark/popgym_suite.py --steps 50000 --out "
         "popgym_cpal_a.json --seeds 1 2 3 --contenders ppo_lstm --flags=\"--rnn-hidden-size 256 --no-anneal-clip\" "
         "--envs ENVS`, two invocations side by side, six envs each, the second into popgym_cpal_b.json; on the AMD "
@@ -3966,8 +3968,7 @@ def results_block() -> str:
         lambda: "\n\n".join(speed_tables(f"speed_pendulum_epyc_f25m17_{tag}.json") for tag in ("ns128", "ns200")))
     parts += results_section(
         "speed/speed_epyc_f25m17_avx512_cpal.json",
-        "CartPoleNoVel-v1 with ppo_lstm.py's defaults of now (since 2026-11-30: the critic reading the previous action, "
-        "the entropy bonus 0.01, the GAE lambda 0.9), the AMD EPYC of family 25 model 17 with AVX-512, nothing else "
+        f"CartPoleNoVel-v1 with {DEFAULTS_NOW}, the AMD EPYC of family 25 model 17 with AVX-512, nothing else "
         "running (`python benchmark/speed.py --tag epyc_f25m17_avx512_cpal`); the defaults before on the same CPU "
         "model: speed_epyc_f25m17_avx512.json, below:",
         lambda: speed_tables("speed_epyc_f25m17_avx512_cpal.json"))
