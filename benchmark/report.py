@@ -467,30 +467,34 @@ def popgym_rows(name: str) -> dict:
     return by
 
 
-def ours_then_and_now(then: str, now: str, label: str = "the defaults of now") -> str:
-    """ppo_lstm.py's POPGym rows of two results files (its defaults of then and of now, or the settings `label` names)
-    env by env, the Pendulum envs left out (ppo_lstm_continuous.py's): the deterministic
-    evaluation's mean over the seeds both ran, now against then, and on how many envs now is above, level with (to the
-    2 decimals shown) and below then."""
+def ours_paired_means(then: str, now: str) -> dict[str, tuple[float, float]]:
+    """env -> (now, then): ppo_lstm.py's deterministic evaluation in two POPGym results files, each the mean over the
+    seeds both ran, on the envs both ran; the Pendulum envs left out (their rows are ppo_lstm_continuous.py's)."""
     before, after = popgym_rows(then), popgym_rows(now)
-    cells, counts = [], {"above": 0, "level with": 0, "below": 0}
+    means = {}
     for env, contender in sorted(after):
         if contender != "ppo_lstm" or (env, contender) not in before or "Pendulum" in env:
-            continue  # the Pendulum envs' rows are ppo_lstm_continuous.py's
+            continue
         seeds = after[(env, contender)].keys() & before[(env, contender)].keys()
-        a, b = (round(statistics.mean(rows[(env, contender)][seed]["eval_mean_return"] for seed in seeds), 2)
-                for rows in (after, before))  # fmt: skip
+        means[env] = tuple(statistics.mean(rows[(env, contender)][seed]["eval_mean_return"] for seed in seeds)
+                           for rows in (after, before))  # fmt: skip
+    return means
+
+
+def ours_then_and_now(then: str, now: str, label: str = "the defaults of now") -> str:
+    """ours_paired_means in words, env by env (its defaults of then and of now, or the settings `label` names), now
+    against then, and on how many envs now is above, level with (to the 2 decimals shown) and below then."""
+    cells, counts = [], {"above": 0, "level with": 0, "below": 0}
+    for env, means in ours_paired_means(then, now).items():
+        a, b = (round(mean, 2) for mean in means)
         cells.append(f"{env} {a:.2f} / {b:.2f}")
         counts["above" if a > b else "below" if a < b else "level with"] += 1
     return "; ".join(cells) + f": {label} " + ", ".join(f"{word} on {n}" for word, n in counts.items()) + " of the envs"
 
 
 def summed_gap(then: str, now: str) -> float:
-    """The sum over the envs of ours_then_and_now of the evaluation's mean over the seeds, now less then."""
-    before, after = popgym_rows(then), popgym_rows(now)
-    keys = [key for key in after if key[1] == "ppo_lstm" and key in before and "Pendulum" not in key[0]]
-    return sum(statistics.mean(rows[key][seed]["eval_mean_return"] for seed in after[key].keys() & before[key].keys())
-               * (1 if rows is after else -1) for key in keys for rows in (after, before))  # fmt: skip
+    """The sum over the envs of ours_paired_means of now less then."""
+    return sum(a - b for a, b in ours_paired_means(then, now).values())
 
 
 def tuning_evaluations(name: str) -> str:
