@@ -1116,36 +1116,51 @@ def variant_flags(variant: str, script: str) -> str:
     """run.py's variant name back to the flags it was made of: `ppo_lstm_continuous__vf_coef_1` -> `--vf-coef 1`."""
     flags = []
     for part in variant.removeprefix(script).split("__")[1:]:
-        name, value = part.rsplit("_", 1) if part[-1].isdigit() else (part, "")
-        flags.append(f"--{name.replace('_', '-')} {value}".strip())
+        # the value is what follows the first `_` before a digit (run.py writes `3e-3` as `3e_3`)
+        name, value = re.fullmatch(r"([a-z_]+?)(?:_([0-9].*))?", part).groups()
+        flags.append(f"--{name.replace('_', '-')} {(value or '').replace('_', '-')}".strip())
     return " ".join(flags)
 
 
-def pendulum_variants_text(suite: str, script: str = "ppo_lstm_continuous") -> str:
-    """Each variant of a PendulumNoVel-v1 suite against the suite's own defaults (the variant `script`) on the seeds
-    both ran: the mean evaluation over all its episodes, on how many seeds that is above the defaults', and on how many
-    seeds the first 10 episodes (the target's evaluation) and all of them average -200 or better."""
+def eval_rows(suite: str) -> dict[str, dict[int, list[float]]]:
+    """Each variant's evaluation returns by seed, from a run.py suite's runs.csv."""
     runs, _ = plot.load(os.path.join(RESULTS, suite))
     by = {}
     for row in runs:
         by.setdefault(row["variant"], {})[int(row["seed"])] = json.loads(row["eval_returns"])
-    base = by[script]
+    return by
 
-    def counts(rows: dict, seeds: list[int]) -> tuple[float, int, int]:
-        return (statistics.mean(statistics.mean(rows[seed]) for seed in seeds),
+
+def pendulum_variants_text(suite: str, script: str = "ppo_lstm_continuous", base_suites: tuple[str, ...] = (),
+                           seeds: range | None = None) -> str:
+    """Each variant of `script` in a PendulumNoVel-v1 suite against ppo_lstm_continuous.py's defaults (of this suite or
+    else of base_suites, the first that has a seed) on the seeds both ran (of `seeds`, if given): the mean evaluation
+    over the episodes both ran, on how many seeds that is above the defaults', and on how many seeds the first 10
+    episodes (the target's evaluation) and, where both ran more, all of them average -200 or better. `script` may be a
+    copy of ppo_lstm_continuous.py that is not in the repository."""
+    by = eval_rows(suite)
+    base = {}
+    for other in reversed(base_suites):
+        base.update(eval_rows(other).get("ppo_lstm_continuous", {}))
+    base.update(by.get("ppo_lstm_continuous", {}))
+
+    def counts(rows: dict, seeds: list[int], episodes: int) -> tuple[float, int, int]:
+        return (statistics.mean(statistics.mean(rows[seed][:episodes]) for seed in seeds),
                 sum(statistics.mean(rows[seed][:10]) >= -200 for seed in seeds),
-                sum(statistics.mean(rows[seed]) >= -200 for seed in seeds))  # fmt: skip
+                sum(statistics.mean(rows[seed][:episodes]) >= -200 for seed in seeds))  # fmt: skip
 
     cells = []
     for variant, rows in by.items():
-        if variant == script:
+        common = sorted(seed for seed in rows.keys() & base.keys() if seeds is None or seed in seeds)
+        if variant == "ppo_lstm_continuous" or not variant.startswith(script + "__") or not common:
             continue
-        seeds = sorted(rows.keys() & base.keys())
-        (mean, first, whole), (base_mean, base_first, base_whole) = counts(rows, seeds), counts(base, seeds)
-        ahead = sum(statistics.mean(rows[seed]) > statistics.mean(base[seed]) for seed in seeds)
-        cells.append(f"`{variant_flags(variant, script)}` {mean:.1f} against {base_mean:.1f}, ahead on {ahead} of "
-                     f"{len(seeds)} seeds, at -200 or better over the first 10 episodes on {first} against {base_first} "
-                     f"and over all of them on {whole} against {base_whole}")  # fmt: skip
+        episodes = min(min(len(rows[seed]), len(base[seed])) for seed in common)
+        mean, first, whole = counts(rows, common, episodes)
+        base_mean, base_first, base_whole = counts(base, common, episodes)
+        ahead = sum(statistics.mean(rows[seed][:episodes]) > statistics.mean(base[seed][:episodes]) for seed in common)
+        cell = (f"`{variant_flags(variant, script)}` {mean:.1f} against {base_mean:.1f}, ahead on {ahead} of "
+                f"{len(common)} seeds, at -200 or better over the first 10 episodes on {first} against {base_first}")
+        cells.append(cell + (f" and over all of them on {whole} against {base_whole}" if episodes > 10 else ""))
     return "; ".join(cells)
 
 
