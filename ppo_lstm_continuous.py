@@ -115,6 +115,9 @@ class Args:
     noise_corr: float = 0.5
     """correlation of the exploration noise between consecutive steps of an episode (0: drawn anew each step;
     0.95 lets MountainCarContinuousNoVel-v0 find the flag); the Gaussian and its logprob stay as they are"""
+    state_logstd: bool = False
+    """the log-std is a linear head on the actor's features (bias from --init-logstd), so it is learned per state,
+    instead of one learned log-std per action"""
     sde_freq: int = 0
     """state-dependent exploration (gSDE) when K > 0: the noise is a linear map of the actor's features, its
     weights drawn every K steps and at each episode start, so the std depends on the state (0: off)"""
@@ -315,6 +318,9 @@ class Agent(nn.Module):
         self.sde = args.sde_freq > 0
         self.actor_logstd = nn.Parameter(torch.full((64 if self.sde else 1, action_dim), args.init_logstd))
         self.actor_logstd.requires_grad_(args.final_logstd is None)  # with --final-logstd the schedule sets it
+        self.actor_logstd_head = None  # --state-logstd: the log-std from the features, clamped to [-5, 2]
+        if args.state_logstd:
+            self.actor_logstd_head = layer_init(nn.Linear(64, action_dim), std=0.01, bias_const=args.init_logstd)
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
 
@@ -397,6 +403,8 @@ class Agent(nn.Module):
         if self.sde:  # the variance of features @ (exp(logstd) * noise); the features are not trained through the std
             features = features.detach()
             std = (features.pow(2) @ self.actor_logstd.exp().pow(2) + 1e-6).sqrt()
+        elif self.actor_logstd_head is not None:
+            std = self.actor_logstd_head(features).clamp(-5.0, 2.0).exp()
         else:
             std = self.actor_logstd.expand_as(action_mean).exp()
         if action is None and deterministic:
@@ -526,8 +534,10 @@ def check_args(args: Args) -> None:
         fail(f"--train-time-limit is a fraction of the env's time limit, above 0 and at most 1, got {args.train_time_limit}")
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
-    if args.sde_freq and args.final_logstd is not None:
-        fail("--final-logstd schedules one log-std per action; gSDE (--sde-freq) learns its own")
+    if (args.sde_freq or args.state_logstd) and args.final_logstd is not None:
+        fail("--final-logstd schedules one log-std per action; gSDE (--sde-freq) and --state-logstd learn their own")
+    if args.sde_freq and args.state_logstd:
+        fail("--state-logstd and gSDE (--sde-freq) each make the noise depend on the state: take one")
     if args.sde_freq < 0 or (args.sde_freq and args.noise_corr):
         fail("--sde-freq must not be negative, and gSDE (--sde-freq) takes --noise-corr 0 (the two do not combine)")
     if args.seq_len < 0 or args.eval_episodes < 0:
@@ -561,14 +571,17 @@ def load_checkpoint(path: str, env_id: str) -> dict:
 
 
 # what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward", "sde_freq"]
+CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward", "sde_freq", "state_logstd"]
+# what a checkpoint written before a key of CHECKPOINT_ARGS existed was trained with
+DEFAULTS_BEFORE_THE_KEY = {"state_logstd": False}
 
 
 def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
     for key in CHECKPOINT_ARGS:
-        if getattr(args, key) != checkpoint["args"][key]:
-            print(f"{key} = {checkpoint['args'][key]}, as the checkpoint was trained")
-            setattr(args, key, checkpoint["args"][key])
+        value = checkpoint["args"].get(key, DEFAULTS_BEFORE_THE_KEY.get(key))
+        if getattr(args, key) != value:
+            print(f"{key} = {value}, as the checkpoint was trained")
+            setattr(args, key, value)
 
 
 def stop_as_ctrl_c(signum, frame):
@@ -857,7 +870,11 @@ def main(args: Args) -> dict:
             writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
             writer.add_scalar("charts/clip_coef", clip_coef, global_step)
             writer.add_scalar("charts/gamma", gamma, global_step)
-            writer.add_scalar("charts/logstd", agent.actor_logstd.mean().item(), global_step)
+            if agent.actor_logstd_head is None:
+                logstd = agent.actor_logstd.mean().item()
+            else:  # the mean over the last minibatch, from its entropy: per action, 0.5 * log(2 * pi * e) + logstd
+                logstd = entropy_loss.item() / envs.single_action_space.shape[0] - 0.5 * math.log(2 * math.pi * math.e)
+            writer.add_scalar("charts/logstd", logstd, global_step)
             writer.add_scalar("charts/SPS", sps, global_step)
             writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
             writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)

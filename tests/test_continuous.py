@@ -383,3 +383,61 @@ def test_gaussian_is_torchs_normal_bit_for_bit():
         (logprob.sum() + 0.01 * entropy.sum()).backward()
         (ref_logprob.sum() + 0.01 * ref_entropy.sum()).backward()
         assert torch.equal(mean.grad, ref_mean.grad) and torch.equal(logstd.grad, ref_logstd.grad)
+
+
+def test_state_logstd_samples_with_each_states_own_std_and_replays_with_ratio_one(monkeypatch):
+    """--state-logstd: the std is exp of a linear head on the actor's features, so it differs from state to state;
+    every rollout sample is mean + std * noise with that std, its logprob that Gaussian's, and the replay reproduces
+    them (ratio 1 on the first minibatch); charts/logstd logs the mean log-std, which moves as the head learns."""
+    module = load("ppo_lstm_continuous")
+    calls = []  # (noise, mean, std, action, logprob) of each rollout step
+    original = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, **kwargs):
+        result = original(self, obs, state, episode_starts, action, **kwargs)
+        if action is None and kwargs.get("noise") is not None:
+            hidden = self._unroll([self.lstm], obs, state, episode_starts)[0][0]
+            features = self.actor_mean[1](self.actor_mean[0](hidden))
+            std = self.actor_logstd_head(features).clamp(-5.0, 2.0).exp()
+            calls.append((kwargs["noise"], self.actor_mean[2](features), std, result[0], result[1]))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", state_logstd=True, init_logstd=-1.0, num_steps=30,
+        total_timesteps=240, eval_episodes=0)  # fmt: skip
+    assert len(calls) == 60
+    for noise, mean, std, action, logprob in calls:
+        torch.testing.assert_close(action, mean + std * noise)
+        torch.testing.assert_close(logprob, torch.distributions.Normal(mean, std).log_prob(action).sum(1))
+    stds = torch.cat([c[2] for c in calls])
+    assert float(stds.std()) > 0.001 * float(stds.mean())  # state-dependent
+    assert abs(float(stds.log().mean()) + 1.0) < 0.1  # around --init-logstd
+    assert max(v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")) < 1e-5
+    logstds = [v for _, v in scalars(run_dirs()[-1], "charts/logstd")]
+    assert len(logstds) == 2 and all(abs(v + 1.0) < 0.1 for v in logstds) and logstds[0] != logstds[1]
+
+
+def test_a_state_logstd_checkpoint_evaluates_and_resumes_with_its_head_whatever_the_command_line():
+    """A --state-logstd checkpoint carries the flag: evaluated and resumed without it, it loads its log-std head (the
+    weights load strictly, so an agent built without the head would fail) and keeps it; a plain checkpoint stays plain
+    under the flag; a checkpoint written before the flag existed loads as trained, without it."""
+    def saved(summary):
+        return torch.load(summary["checkpoint"], weights_only=False)
+
+    head = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", state_logstd=True, save_model=True, eval_episodes=2)
+    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=head["checkpoint"], eval_episodes=2)
+    assert evaluated["eval_returns"] == head["eval_returns"]
+    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=head["checkpoint"], total_timesteps=256,
+                  save_model=True)  # fmt: skip
+    assert saved(resumed)["args"]["state_logstd"] and "actor_logstd_head.weight" in saved(resumed)["model"]
+    plain = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", save_model=True)["checkpoint"]
+    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=plain, total_timesteps=256,
+                  state_logstd=True, save_model=True)  # fmt: skip
+    assert not saved(resumed)["args"]["state_logstd"] and "actor_logstd_head.weight" not in saved(resumed)["model"]
+    before = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=resumed["checkpoint"], eval_episodes=2)
+    old = saved(resumed)
+    del old["args"]["state_logstd"]  # as a checkpoint from before the flag
+    torch.save(old, resumed["checkpoint"])
+    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=resumed["checkpoint"],
+                    state_logstd=True, eval_episodes=2)  # fmt: skip
+    assert evaluated["eval_returns"] == before["eval_returns"]
