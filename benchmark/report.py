@@ -1105,6 +1105,11 @@ def pendulum_start_gaps_table(seeds: list[int], columns: list[tuple[str, str]], 
     return "\n".join(lines)
 
 
+def have(*suites: str) -> bool:
+    """Whether every one of these run.py suites has run (its runs.csv is under results/)."""
+    return all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite in suites)
+
+
 def suite_section(suite: str, intro: list[str]) -> list[str]:
     """The README lines of one suite: its intro lines, then its table; none if the suite has not run."""
     if not os.path.exists(os.path.join(RESULTS, suite, "runs.csv")):
@@ -3597,7 +3602,7 @@ def results_block() -> str:
     cut = [("pendulum_train_time_limit_epyc_avx2_arithmetic", "AVX2 AMD EPYC"),
            ("pendulum_train_time_limit_epyc_arithmetic", "AMD EPYC family 26"),
            ("pendulum_train_time_limit_xeon_arithmetic", "Intel Xeon")]
-    if all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite, _ in cut):  # the table reads all three
+    if have(*(suite for suite, _ in cut)):  # the table reads all three
         parts += results_section(
             "pendulum_optimal.json",
             "The same starts of seeds 2, 4 and 10 with `--train-time-limit 0.5`, each CPU model's arithmetic: the starts at "
@@ -3639,7 +3644,7 @@ def results_block() -> str:
         "the defaults stay:"])
     cut_more, now_f26 = "tuning_pendulum_cut_more_epyc_arithmetic", "tuning_pendulum_now_f26_arithmetic"
     sdstd = "tuning_pendulum_sdstd_f26_arithmetic"
-    if all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite in (cut_more, now_f26)):
+    if have(cut_more, now_f26):
         parts += suite_section(now_f26, [
             "More settings on the defaults of now, tuning seeds 11-30 with the AMD EPYC of family 26's arithmetic, 30 "
             "evaluation episodes each, on the AMD EPYC of family 25 model 17 with AVX-512, 2026-12-01, one command per "
@@ -3657,7 +3662,7 @@ def results_block() -> str:
             + pendulum_variants_text(now_f26, base_suites=("pendulum_defaults_epyc_arithmetic_s31",), seeds=range(31, 51))
             + ". By the same rule `--gamma 0.95` went on to seeds 1-10 (after the next section) and `--no-clip-vloss` did "
             "not:"])
-    if all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite in (cut_more, sdstd)):
+    if have(cut_more, sdstd):
         parts += suite_section(sdstd, [
             "A log-std that depends on the state and is learned, one of the routes the target names: in a copy of "
             "ppo_lstm_continuous.py not in the repository (ppo_lstm_continuous_sdstd.py), `--state-logstd` takes the "
@@ -3682,7 +3687,7 @@ def results_block() -> str:
             "came out as the copy's row, every evaluation episode and the last-20 training mean:"])
     g095 = [f"pendulum_gamma_095_{arithmetic}_arithmetic" for arithmetic in ("epyc", "xeon", "epyc_avx2")]
     tl05 = [f"pendulum_train_time_limit_{arithmetic}_arithmetic" for arithmetic in ("epyc", "xeon", "epyc_avx2")]
-    if all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite in g095 + tl05):
+    if have(*g095, *tl05):
         def at_200(suite: str) -> int:  # seeds whose first 10 evaluation episodes average -200 or better
             return sum(statistics.mean(returns[:10]) >= -200 for rows in eval_rows(suite).values()
                        for returns in rows.values())  # fmt: skip
@@ -3699,7 +3704,7 @@ def results_block() -> str:
             f"{', '.join(str(at_200(suite)) for suite in g095)}, so the defaults stay. The AMD EPYC of family 26 model 2's:"])
         parts += labelled_sections([(g095[1], "The Intel Xeon's:"), (g095[2], "The AVX2 AMD EPYC's:")])
         candidate = [f"pendulum_sdstd_gl098_{arithmetic}_arithmetic" for arithmetic in ("epyc", "xeon", "epyc_avx2")]
-        if all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite in candidate):
+        if have(*candidate):
             parts += suite_section(candidate[0], [
                 "`--state-logstd --gae-lambda 0.98` on seeds 1-10 at 150k steps with each CPU model's arithmetic, "
                 "2026-12-01 (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "

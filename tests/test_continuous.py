@@ -330,23 +330,32 @@ def test_sde_std_does_not_train_the_features():
     assert agent.actor_mean[0].weight.grad is None and agent.lstm.weight_ih_l0.grad is None
 
 
+def saved(summary: dict) -> dict:
+    return torch.load(summary["checkpoint"], weights_only=False)
+
+
+def round_trip(trained_with: dict, resumed_with: dict) -> tuple[dict, dict]:
+    """A run trained with `trained_with` and checkpointed, evaluated from its checkpoint with no flags (the two
+    evaluations must match), and a plain run's checkpoint resumed with `resumed_with`: the checkpoints that the first
+    resumed with no flags and the second wrote."""
+    trained = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", save_model=True, eval_episodes=2, **trained_with)
+    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=trained["checkpoint"],
+                    eval_episodes=2)  # fmt: skip
+    assert evaluated["eval_returns"] == trained["eval_returns"]
+    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=trained["checkpoint"], total_timesteps=256,
+                  save_model=True)  # fmt: skip
+    plain = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", save_model=True)["checkpoint"]
+    plain_resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=plain, total_timesteps=256,
+                        save_model=True, **resumed_with)  # fmt: skip
+    return resumed, plain_resumed
+
+
 def test_an_sde_checkpoint_evaluates_and_resumes_with_its_exploration_whatever_the_command_line():
     """A gSDE checkpoint carries --sde-freq: evaluated and resumed without the flag, it loads its (64, action) log-stds
     and keeps exploring that way; a plain checkpoint stays plain under --sde-freq."""
-    def saved(summary):
-        return torch.load(summary["checkpoint"], weights_only=False)
-
-    sde = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", sde_freq=4, noise_corr=0.0, save_model=True,
-              eval_episodes=2)
-    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=sde["checkpoint"], eval_episodes=2)
-    assert evaluated["eval_returns"] == sde["eval_returns"]
-    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=sde["checkpoint"], total_timesteps=256,
-                  save_model=True)  # fmt: skip
+    resumed, plain_resumed = round_trip(dict(sde_freq=4, noise_corr=0.0), dict(sde_freq=4, noise_corr=0.0))
     assert saved(resumed)["args"]["sde_freq"] == 4 and saved(resumed)["model"]["actor_logstd"].shape == (64, 1)
-    plain = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", save_model=True)["checkpoint"]
-    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=plain, total_timesteps=256, sde_freq=4,
-                  noise_corr=0.0, save_model=True)  # fmt: skip
-    assert saved(resumed)["args"]["sde_freq"] == 0 and saved(resumed)["model"]["actor_logstd"].shape == (1, 1)
+    assert saved(plain_resumed)["args"]["sde_freq"] == 0 and saved(plain_resumed)["model"]["actor_logstd"].shape == (1, 1)
 
 
 def test_the_entropy_bonus_raises_the_log_std():
@@ -421,23 +430,15 @@ def test_a_state_logstd_checkpoint_evaluates_and_resumes_with_its_head_whatever_
     """A --state-logstd checkpoint carries the flag: evaluated and resumed without it, it loads its log-std head (the
     weights load strictly, so an agent built without the head would fail) and keeps it; a plain checkpoint stays plain
     under the flag; a checkpoint written before the flag existed loads as trained, without it."""
-    def saved(summary):
-        return torch.load(summary["checkpoint"], weights_only=False)
-
-    head = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", state_logstd=True, save_model=True, eval_episodes=2)
-    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=head["checkpoint"], eval_episodes=2)
-    assert evaluated["eval_returns"] == head["eval_returns"]
-    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=head["checkpoint"], total_timesteps=256,
-                  save_model=True)  # fmt: skip
+    resumed, plain_resumed = round_trip(dict(state_logstd=True), dict(state_logstd=True))
     assert saved(resumed)["args"]["state_logstd"] and "actor_logstd_head.weight" in saved(resumed)["model"]
-    plain = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", save_model=True)["checkpoint"]
-    resumed = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", resume=plain, total_timesteps=256,
-                  state_logstd=True, save_model=True)  # fmt: skip
-    assert not saved(resumed)["args"]["state_logstd"] and "actor_logstd_head.weight" not in saved(resumed)["model"]
-    before = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=resumed["checkpoint"], eval_episodes=2)
-    old = saved(resumed)
+    assert not saved(plain_resumed)["args"]["state_logstd"]
+    assert "actor_logstd_head.weight" not in saved(plain_resumed)["model"]
+    before = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=plain_resumed["checkpoint"],
+                 eval_episodes=2)  # fmt: skip
+    old = saved(plain_resumed)
     del old["args"]["state_logstd"]  # as a checkpoint from before the flag
-    torch.save(old, resumed["checkpoint"])
-    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=resumed["checkpoint"],
+    torch.save(old, plain_resumed["checkpoint"])
+    evaluated = run("ppo_lstm_continuous", env_id="RecordedPendulum-v1", eval_checkpoint=plain_resumed["checkpoint"],
                     state_logstd=True, eval_episodes=2)  # fmt: skip
     assert evaluated["eval_returns"] == before["eval_returns"]
