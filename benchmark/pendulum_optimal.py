@@ -7,6 +7,10 @@ solves Pendulum-v1's own dynamics by dynamic programming on a grid of (angle, ve
 states, plays the greedy policy of two value functions in the real env:
 - "best": the 200-step undiscounted value, the return the evaluation counts: no policy does better, up to the grid;
   it sees the velocity, which PendulumNoVel-v1 hides, so a policy that must infer it can only do worse;
+- "blind first step": "best" after a first torque chosen from the angle alone, the one with the best return in
+  expectation over the velocities an episode starts with: PendulumNoVel-v1's first observation shows no velocity, and
+  from the second on two angles give it (Pendulum-v1 moves the angle by the new velocity times dt), so this is what a
+  policy that must infer the velocity can expect to get;
 - "gamma G": the infinite-horizon value discounted by G, the objective PPO maximises with --gamma G: its greedy policy
   is what a perfect learner with that discount would act, scored by the undiscounted return of the evaluation.
 """
@@ -25,6 +29,7 @@ from speed import this_cpu
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 G, DT, MAX_SPEED, MAX_TORQUE, HORIZON = 10.0, 0.05, 8.0, 2.0, 200  # Pendulum-v1's constants and time limit
+START_SPEED = 1.0  # Pendulum-v1's reset draws the velocity uniformly from [-START_SPEED, START_SPEED]
 
 
 @dataclass
@@ -41,6 +46,8 @@ class Args:
     """grid points over the velocity [-8, 8]"""
     torques: int = 41
     """torques the dynamic programme chooses from; the greedy policy chooses from ten times as many"""
+    start_speeds: int = 201
+    """start velocities over which the blind first torque's expected return is averaged"""
     out: str = os.path.join(ROOT, "benchmark", "results", "pendulum_optimal.json")
     """where the results go"""
 
@@ -109,9 +116,18 @@ def start_states(seed: int, episodes: int) -> list[tuple[float, float]]:
     return states
 
 
-def play(grid: Grid, value_after, state: tuple[float, float], torques: np.ndarray) -> float:
+def blind_first_torque(grid: Grid, values: np.ndarray, th: float, torques: np.ndarray, speeds: int) -> float:
+    """The first torque with the best cost plus value of the next state (`values`, with HORIZON - 1 steps to go) on
+    average over the start velocities, from the angle `th` alone."""
+    thdot = np.linspace(-START_SPEED, START_SPEED, speeds)
+    next_th, next_thdot, cost = dynamics(th, thdot[None, :], torques[:, None])  # (torques, speeds)
+    return float(torques[np.argmax((grid(values, next_th, next_thdot) - cost).mean(1))])
+
+
+def play(grid: Grid, value_after, state: tuple[float, float], torques: np.ndarray, first_torque: float | None = None
+         ) -> float:
     """One episode in the real Pendulum-v1 from `state`, each torque the one with the best cost plus value of the next
-    state (`value_after(step, th, thdot)`); the env's undiscounted return."""
+    state (`value_after(step, th, thdot)`), the first one `first_torque` if given; the env's undiscounted return."""
     env = gym.make("Pendulum-v1")
     env.reset()
     env.unwrapped.state = np.array(state)
@@ -120,6 +136,8 @@ def play(grid: Grid, value_after, state: tuple[float, float], torques: np.ndarra
         th, thdot = env.unwrapped.state
         next_th, next_thdot, cost = dynamics(th, thdot, torques)
         torque = torques[np.argmax(value_after(step, next_th, next_thdot) - cost)]
+        if step == 0 and first_torque is not None:
+            torque = first_torque
         _, reward, terminated, truncated, _ = env.step(np.array([torque], dtype=np.float32))
         episode_return += float(reward)
     assert truncated and not terminated  # the time limit ends every episode after HORIZON steps
@@ -140,11 +158,16 @@ def main(args: Args) -> dict:
     starts = {seed: start_states(seed, args.episodes) for seed in args.seeds}
     returns = {name: {seed: [play(grid, policy, s, fine) for s in starts[seed]] for seed in args.seeds}
                for name, policy in policies.items()}  # fmt: skip
+    blind = {seed: [play(grid, policies["best"], s, fine, blind_first_torque(grid, best[1], s[0], fine, args.start_speeds))
+                    for s in starts[seed]]
+             for seed in args.seeds}  # fmt: skip
+    returns = {"best": returns.pop("best"), "blind first step": blind, **returns}
     cpu, cpu_id = this_cpu()
     result = {
         "command": " ".join(["python benchmark/pendulum_optimal.py", *sys.argv[1:]]),
         "machine": {"cpu": cpu, "cpu_id": cpu_id, "python": platform.python_version(), "numpy": np.__version__},
-        "grid": {"angles": args.angles, "speeds": args.speeds, "torques": args.torques, "greedy_torques": len(fine)},
+        "grid": {"angles": args.angles, "speeds": args.speeds, "torques": args.torques, "greedy_torques": len(fine),
+                 "start_speeds": args.start_speeds},
         "seconds": round(time.time() - begin, 1),
         "start_states": {str(seed): starts[seed] for seed in args.seeds},
         "returns": {name: {str(seed): rets for seed, rets in per_seed.items()} for name, per_seed in returns.items()},

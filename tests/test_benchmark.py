@@ -1565,6 +1565,35 @@ def test_pendulum_optimal_best_policy_earns_what_its_values_promise_and_beats_a_
     assert pendulum_optimal.play(grid, greedy, (np.pi, 0.0), fine) > myopic + 30  # -315 against -390 on this grid
 
 
+def test_pendulum_optimal_blind_first_torque_is_the_best_on_average_over_the_start_velocities():
+    grid = pendulum_optimal.Grid(16, 17)
+    values = np.random.default_rng(0).normal(0, 50, grid.th.shape)  # a value function whose best torque moves about
+    torques = np.linspace(-2, 2, 21)
+    for th in [0.5, -2.2, 3.0]:
+        averages = [statistics.mean(float(grid(values, *pendulum_optimal.dynamics(th, v, u)[:2]))
+                                    - pendulum_optimal.dynamics(th, v, u)[2] for v in np.linspace(-1, 1, 9))
+                    for u in torques]  # fmt: skip
+        assert pendulum_optimal.blind_first_torque(grid, values, th, torques, 9) == torques[np.argmax(averages)]
+        assert pendulum_optimal.blind_first_torque(grid, 0 * values, th, torques, 9) == 0.0  # nothing to gain: the cheapest
+    # and the values are ones where seeing the velocity would change the best first torque (at 0.5, between the start
+    # velocities -1 and 1), so that averaging over the velocities is what the comparison above checks
+    best_with = [torques[np.argmax([float(grid(values, *pendulum_optimal.dynamics(0.5, v, u)[:2]))
+                                    - pendulum_optimal.dynamics(0.5, v, u)[2] for u in torques])] for v in (-1.0, 1.0)]
+    assert best_with[0] != best_with[1]
+
+
+def test_pendulum_optimal_play_acts_the_first_torque_given_then_its_greedy_policy():
+    grid = pendulum_optimal.Grid(8, 9)
+    idle = lambda step, th, thdot: np.zeros_like(thdot)  # values all 0: the greedy torque is the cheapest, 0
+    fine = np.linspace(-2, 2, 41)
+    for first in [None, 2.0, -1.5]:
+        env = gym.make("Pendulum-v1")
+        env.reset()
+        env.unwrapped.state = np.array([2.0, 0.3])
+        expected = sum(float(env.step(np.array([first if step == 0 and first is not None else 0.0], np.float32))[1])
+                       for step in range(pendulum_optimal.HORIZON))  # fmt: skip
+        assert pendulum_optimal.play(grid, idle, (2.0, 0.3), fine, first) == pytest.approx(expected, abs=1e-9)
+
 def test_pendulum_optimal_table_sets_our_first_ten_episodes_beside_the_optimum_per_seed(tmp_path, monkeypatch):
     (tmp_path / "optimal.json").write_text(json.dumps({
         "command": "c", "grid": {"angles": 4, "speeds": 3, "torques": 2, "greedy_torques": 11},
