@@ -124,10 +124,11 @@ def blind_first_torque(grid: Grid, values: np.ndarray, th: float, torques: np.nd
     return float(torques[np.argmax((grid(values, next_th, next_thdot) - cost).mean(1))])
 
 
-def play(grid: Grid, value_after, state: tuple[float, float], torques: np.ndarray, first_torque: float | None = None
-         ) -> float:
+def play(grid: Grid, value_after, state: tuple[float, float], torques: np.ndarray, first_torque: float | None = None,
+         trajectory: list | None = None) -> float:
     """One episode in the real Pendulum-v1 from `state`, each torque the one with the best cost plus value of the next
-    state (`value_after(step, th, thdot)`), the first one `first_torque` if given; the env's undiscounted return."""
+    state (`value_after(step, th, thdot)`), the first one `first_torque` if given; the env's undiscounted return. Each
+    step's (angle, velocity, torque) goes into `trajectory` if given."""
     env = gym.make("Pendulum-v1")
     env.reset()
     env.unwrapped.state = np.array(state)
@@ -138,6 +139,8 @@ def play(grid: Grid, value_after, state: tuple[float, float], torques: np.ndarra
         torque = torques[np.argmax(value_after(step, next_th, next_thdot) - cost)]
         if step == 0 and first_torque is not None:
             torque = first_torque
+        if trajectory is not None:
+            trajectory.append((float(th), float(thdot), float(torque)))
         _, reward, terminated, truncated, _ = env.step(np.array([torque], dtype=np.float32))
         episode_return += float(reward)
     assert truncated and not terminated  # the time limit ends every episode after HORIZON steps

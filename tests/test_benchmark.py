@@ -1594,6 +1594,29 @@ def test_pendulum_optimal_play_acts_the_first_torque_given_then_its_greedy_polic
                        for step in range(pendulum_optimal.HORIZON))  # fmt: skip
         assert pendulum_optimal.play(grid, idle, (2.0, 0.3), fine, first) == pytest.approx(expected, abs=1e-9)
 
+@pytest.mark.parametrize("sample", [False, True])
+def test_pendulum_first_steps_records_the_evaluation_alone_with_the_torques_the_env_applied(sample, tmp_path, monkeypatch):
+    """Its episodes are the evaluation's (their starts, and their returns rebuilt from the recorded steps), none of
+    training's; sampled with a std of about 4.5, most torques would lie outside the bounds, and the evaluation clips them."""
+    import pendulum_first_steps
+    from gymnasium.envs.classic_control.pendulum import PendulumEnv
+
+    monkeypatch.chdir(tmp_path)
+    step, evaluate = PendulumEnv.step, pendulum_first_steps.script.evaluate
+    args = pendulum_first_steps.script.Args(seed=3, total_timesteps=1024, eval_episodes=2, eval_sample=sample,
+                                            init_logstd=1.5)  # fmt: skip
+    summary, episodes = pendulum_first_steps.recorded_evaluation(args)
+    assert [len(steps) for steps in episodes] == [200, 200]
+    assert [steps[0][:2] for steps in episodes] == pendulum_optimal.start_states(3, 2)
+    for steps, got in zip(episodes, summary["eval_returns"], strict=True):
+        assert all(abs(u) <= 2 for _, _, u in steps)
+        rebuilt = -sum(pendulum_optimal.dynamics(th, thdot, np.float32(u))[2] for th, thdot, u in steps)
+        assert rebuilt == pytest.approx(got, rel=1e-5)
+    if sample:
+        assert sum(abs(u) == 2 for steps in episodes for _, _, u in steps) > 200
+    assert PendulumEnv.step is step and pendulum_first_steps.script.evaluate is evaluate  # both put back
+
+
 def test_pendulum_optimal_table_sets_our_first_ten_episodes_beside_the_optimum_per_seed(tmp_path, monkeypatch):
     (tmp_path / "optimal.json").write_text(json.dumps({
         "command": "c", "grid": {"angles": 4, "speeds": 3, "torques": 2, "greedy_torques": 11},
