@@ -3795,6 +3795,17 @@ def results_block() -> str:
             + pendulum_variants_text(noise, base_suites=(cut_more,), seeds=range(11, 31))
             + ". Neither has more seeds at -200 or better over the first 10 episodes, so by the rule above neither goes "
             "on, and `--noise-corr` stays 0.5:"])
+    more = "tuning_pendulum_more_f26_arithmetic"
+    if have(cut_more, more):
+        parts += suite_section(more, [
+            "Two more on the defaults of now, tuning seeds 11-30 as above, 2026-12-01: the observations as the env gives "
+            "them (`--no-norm-obs`; cos and sin are already of unit scale) and a larger entropy bonus (`--ent-coef 0.02`) "
+            "(`python benchmark/arithmetic.py --of epyc -- python benchmark/run.py --suite "
+            "tuning_pendulum_more_f26_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 --scripts "
+            "\"ppo_lstm_continuous.py --no-norm-obs\" \"ppo_lstm_continuous.py --ent-coef 0.02\" "
+            f"--extra=\"--eval-episodes 30\"`). Against the defaults' rows of {cut_more}: "
+            + pendulum_variants_text(more, base_suites=(cut_more,), seeds=range(11, 31))
+            + ". Neither has more seeds at -200 or better over the first 10 episodes, so neither goes on:"])
     squash = "tuning_pendulum_squash_f26_arithmetic"
     if have(cut_more, squash):
         parts += suite_section(squash, [
