@@ -3783,43 +3783,41 @@ def results_block() -> str:
                 "seven seeds in ten here, and which of seeds 2 and 10 crosses it turns on a few points. The AMD EPYC of "
                 "family 26 model 2's:"])
             parts += labelled_sections([(candidate[1], "The Intel Xeon's:"), (candidate[2], "The AVX2 AMD EPYC's:")])
-    noise = "tuning_pendulum_noise_f26_arithmetic"
-    if have(cut_more, noise):
-        parts += suite_section(noise, [
-            "The exploration noise more correlated, on the guess that the one-swing swing-ups the policies miss (the "
-            "extra swings counted above) take longer pushes to find: tuning seeds 11-30 as above, 2026-12-01 (`python "
-            "benchmark/arithmetic.py --of epyc -- python benchmark/run.py --suite tuning_pendulum_noise_f26_arithmetic "
-            "--seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 --scripts \"ppo_lstm_continuous.py --noise-corr "
-            "0.7\" \"ppo_lstm_continuous.py --noise-corr 0.8\" --extra=\"--eval-episodes 30\"`). Against the defaults' "
-            f"rows of {cut_more}: "
-            + pendulum_variants_text(noise, base_suites=(cut_more,), seeds=range(11, 31))
-            + ". Neither has more seeds at -200 or better over the first 10 episodes, so by the rule above neither goes "
-            "on, and `--noise-corr` stays 0.5:"])
-    more = "tuning_pendulum_more_f26_arithmetic"
-    if have(cut_more, more):
-        parts += suite_section(more, [
-            "Two more on the defaults of now, tuning seeds 11-30 as above, 2026-12-01: the observations as the env gives "
-            "them (`--no-norm-obs`; cos and sin are already of unit scale) and a larger entropy bonus (`--ent-coef 0.02`) "
-            "(`python benchmark/arithmetic.py --of epyc -- python benchmark/run.py --suite "
-            "tuning_pendulum_more_f26_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 --scripts "
-            "\"ppo_lstm_continuous.py --no-norm-obs\" \"ppo_lstm_continuous.py --ent-coef 0.02\" "
-            f"--extra=\"--eval-episodes 30\"`). Against the defaults' rows of {cut_more}: "
-            + pendulum_variants_text(more, base_suites=(cut_more,), seeds=range(11, 31))
-            + ". Neither has more seeds at -200 or better over the first 10 episodes, so neither goes on:"])
-    squash = "tuning_pendulum_squash_f26_arithmetic"
-    if have(cut_more, squash):
-        parts += suite_section(squash, [
-            "The Gaussian's sample through tanh onto the torque's bounds instead of clipped to them, on the guess that a "
-            "policy whose best torques are mostly full ones (the best policy's, in the table below) learns them sooner "
-            "when the noise shrinks toward the bounds: in a copy of ppo_lstm_continuous.py not in the repository "
-            "(ppo_lstm_continuous_squash.py: the env gets low + (tanh(a) + 1) (high - low) / 2 of the sample a, in "
-            "training and in the evaluation; the logprob stays the sample's, the Jacobian cancelling in the ratio), tuning "
-            "seeds 11-30 as above, 2026-12-01 (`python benchmark/arithmetic.py --of epyc -- python benchmark/run.py "
-            "--suite tuning_pendulum_squash_f26_arithmetic --seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 "
-            "--scripts ppo_lstm_continuous_squash.py --extra=\"--eval-episodes 30\"`). Against the defaults' rows of "
-            f"{cut_more}: " + pendulum_variants_text(squash, script="ppo_lstm_continuous_squash", base_suites=(cut_more,),
-                                                  seeds=range(11, 31))
-            + ". It has fewer seeds at -200 or better over the first 10 episodes, so it goes no further:"])
+    def f26_tuning(suite: str, what: str, scripts: str, after: str, script: str = "ppo_lstm_continuous") -> list[str]:
+        """The section of a suite of settings tried on tuning seeds 11-30 with the family-26 arithmetic, against the
+        defaults' rows of cut_more: what was tried and why, the command (`scripts` as run.py's --scripts), how each
+        setting compares, and what followed."""
+        if not have(cut_more, suite):
+            return []
+        return suite_section(suite, [
+            f"{what}: tuning seeds 11-30 as above, 2026-12-01 (`python benchmark/arithmetic.py --of epyc -- python "
+            f"benchmark/run.py --suite {suite} --seeds 11 12 ... 30 --workers 2 --env-ids PendulumNoVel-v1 --scripts "
+            f"{scripts} --extra=\"--eval-episodes 30\"`). Against the defaults' rows of {cut_more}: "
+            + pendulum_variants_text(suite, script=script, base_suites=(cut_more,), seeds=range(11, 31)) + ". " + after])
+
+    parts += f26_tuning(
+        "tuning_pendulum_noise_f26_arithmetic",
+        "The exploration noise more correlated, on the guess that the one-swing swing-ups the policies miss (the extra "
+        "swings counted above) take longer pushes to find",
+        "\"ppo_lstm_continuous.py --noise-corr 0.7\" \"ppo_lstm_continuous.py --noise-corr 0.8\"",
+        "Neither has more seeds at -200 or better over the first 10 episodes, so by the rule above neither goes on, and "
+        "`--noise-corr` stays 0.5:")
+    parts += f26_tuning(
+        "tuning_pendulum_more_f26_arithmetic",
+        "The observations as the env gives them (`--no-norm-obs`; cos and sin are already of unit scale) and a larger "
+        "entropy bonus (`--ent-coef 0.02`)",
+        "\"ppo_lstm_continuous.py --no-norm-obs\" \"ppo_lstm_continuous.py --ent-coef 0.02\"",
+        "Neither has more seeds at -200 or better over the first 10 episodes, so neither goes on:")
+    parts += f26_tuning(
+        "tuning_pendulum_squash_f26_arithmetic",
+        "The Gaussian's sample through tanh onto the torque's bounds instead of clipped to them, on the guess that a "
+        "policy whose best torques are mostly full ones (the best policy's, in the table below) learns them sooner when "
+        "the noise shrinks toward the bounds, in a copy of ppo_lstm_continuous.py not in the repository "
+        "(ppo_lstm_continuous_squash.py: the env gets low + (tanh(a) + 1) (high - low) / 2 of the sample a, in training "
+        "and in the evaluation; the logprob stays the sample's, the Jacobian cancelling in the ratio)",
+        "ppo_lstm_continuous_squash.py",
+        "It has fewer seeds at -200 or better over the first 10 episodes, so it goes no further:",
+        script="ppo_lstm_continuous_squash")
     first_steps = [f"pendulum_first_steps_seed{seed}_epyc_arithmetic.json" for seed in (2, 10)]
     if all(os.path.exists(os.path.join(RESULTS, name)) for name in first_steps):
         parts += results_section(
