@@ -86,8 +86,9 @@ class Args:
     """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
     clip_vloss: bool = True
     """toggles whether or not to use a clipped loss for the value function"""
-    ent_coef: float = 0.01
-    """coefficient of the entropy (keeps the log-std from collapsing once the pendulum is swung up; 0 before)"""
+    ent_coef: float = 0.02
+    """coefficient of the entropy (keeps the log-std from collapsing once the pendulum is swung up; 0.01 before
+    2026-12-01, 0 before that)"""
     vf_coef: float = 0.5
     """coefficient of the value function"""
     max_grad_norm: float = 0.5
