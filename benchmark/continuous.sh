@@ -4,12 +4,12 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 # Every row passes the settings of then that differ from the defaults of now, so that these commands give the
-# committed rows: the entropy coefficient 0 (0.01 since benchmark/ent_coef.sh's tuning), the observation statistics
+# committed rows: the entropy coefficient 0 (0.01 since benchmark/ent_coef.sh's tuning, 0.02 since 2026-12-01), the observation statistics
 # updated to the end (--norm-obs-until 1 --no-shared-lstm; 0.3 since 2026-11-28) and, on PendulumNoVel-v1, the discount constant
 # (--final-gamma None; rising to 0.98 since then), and the critic's own LSTM (--no-shared-lstm; one LSTM for actor
 # and critic since 2026-11-29), and whole training episodes (--train-time-limit 1; half the env's time limit since
-# 2026-11-30). The defaults of now have their PendulumNoVel-v1 rows in pendulum_train_time_limit_epyc_avx2_arithmetic,
-# pendulum_train_time_limit_xeon_arithmetic and pendulum_train_time_limit_epyc_arithmetic.
+# 2026-11-30). The defaults of now have their PendulumNoVel-v1 rows in pendulum_ent_coef_002_epyc_arithmetic,
+# pendulum_ent_coef_002_xeon_arithmetic and pendulum_ent_coef_002_epyc_avx2_arithmetic.
 python benchmark/run.py --suite continuous --seeds 1 2 3 4 5 6 7 8 9 10 --workers 2 \
   --extra="--ent-coef 0 --final-gamma None --norm-obs-until 1 --no-shared-lstm --train-time-limit 1" --scripts ppo_lstm_continuous.py --env-ids PendulumNoVel-v1
 python benchmark/run.py --suite continuous --seeds 1 2 3 --workers 2 --extra="--total-timesteps 300000 --ent-coef 0 --noise-corr 0.95 --init-logstd 0 --gamma 0.99 --norm-obs-until 1 --no-shared-lstm --train-time-limit 1" \

@@ -10,10 +10,11 @@ WORKERS="${WORKERS:-2}"
 run() { python benchmark/run.py --suite "$SUITE" --seeds 1 2 3 4 5 6 7 8 9 10 --workers "$WORKERS" "$@"; }
 run --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1                                          # novel_classic
 run --scripts ppo_mlp_cartpole.py --env-ids CartPole-v1 CartPoleNoVel-v1                     # mlp_minibatches
-# ppo_lstm_continuous.py's default --train-time-limit 0.5 named, so that its rows are told apart from the rows named
-# ppo_lstm_continuous and ppo_lstm_continuous__shared_lstm in the suites of this script run before 2026-11-28,
-# 2026-11-29 and 2026-11-30 (the statistics updated to the end, the critic's own LSTM, whole training episodes then)
-run --scripts "ppo_lstm_continuous.py --train-time-limit 0.5" --env-ids PendulumNoVel-v1   # pendulum_train_time_limit_*
+# ppo_lstm_continuous.py's default --ent-coef 0.02 named, so that its rows are told apart from the rows named
+# ppo_lstm_continuous, ppo_lstm_continuous__shared_lstm and ppo_lstm_continuous__train_time_limit_0.5 in the suites of
+# this script run before 2026-11-28, 2026-11-29, 2026-11-30 and 2026-12-01 (the statistics updated to the end, the
+# critic's own LSTM, whole training episodes, the entropy coefficient 0.01 then)
+run --scripts "ppo_lstm_continuous.py --ent-coef 0.02" --env-ids PendulumNoVel-v1   # pendulum_ent_coef_002_*
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py ppo_mlp_cartpole.py \
   --env-ids CueRecall-v0                                                                      # learning_tests
 run --extra="--total-timesteps 50000 --eval-episodes 50" --scripts ppo_lstm.py --env-ids MaskedCueRecall-v0
