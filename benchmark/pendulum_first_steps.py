@@ -2,14 +2,16 @@
 
     python benchmark/arithmetic.py --of epyc -- python benchmark/pendulum_first_steps.py --seed 10 --tag epyc_arithmetic
 
-Trains ppo_lstm_continuous.py with its defaults on one seed (the same run as that seed's row in a benchmark with the
-same arithmetic), evaluates it with every step of the evaluation env recorded, and plays pendulum_optimal.py's best
-policy (the velocity seen) from each evaluation start. Where a run falls a whole swing short of the best, the first
-steps show where it went another way: the first observation has no velocity, the second gives it.
+Trains ppo_lstm_continuous.py with its defaults (and --flags) on one seed (the same run as that seed's row in a
+benchmark with the same arithmetic and flags), evaluates it with every step of the evaluation env recorded, and plays
+pendulum_optimal.py's best policy (the velocity seen) from each evaluation start. Where a run falls a whole swing short
+of the best, the first steps show where it went another way: the first observation has no velocity, the second gives
+it.
 """
 
 import json
 import os
+import shlex
 import sys
 import tempfile
 from dataclasses import dataclass
@@ -29,6 +31,8 @@ import ppo_lstm_continuous as script  # noqa: E402
 class Args:
     seed: int = 10
     """the seed trained and evaluated, with ppo_lstm_continuous.py's defaults"""
+    flags: str = ""
+    """flags of ppo_lstm_continuous.py on top of its defaults (`--ent-coef 0.01`, say; recorded)"""
     steps: int = 20
     """the first steps of each episode kept"""
     tag: str = ""
@@ -67,7 +71,8 @@ def main(args: Args) -> dict:
     with tempfile.TemporaryDirectory() as scratch:  # the run's folder goes with it
         os.chdir(scratch)
         try:
-            summary, episodes = recorded_evaluation(script.Args(seed=args.seed))
+            run_args = tyro.cli(script.Args, args=["--seed", str(args.seed), *shlex.split(args.flags)])
+            summary, episodes = recorded_evaluation(run_args)
         finally:
             os.chdir(here)
     grid = Grid(256, 161)
@@ -82,9 +87,10 @@ def main(args: Args) -> dict:
                      "ours": ours[:args.steps], "best": trajectory[:args.steps]})  # fmt: skip
     cpu, cpu_id = this_cpu()
     result = {
-        "command": " ".join(["python benchmark/pendulum_first_steps.py", *sys.argv[1:]]),
+        "command": shlex.join(["python", "benchmark/pendulum_first_steps.py", *sys.argv[1:]]),
         "machine": {"cpu": cpu, "cpu_id": cpu_id},
         "seed": args.seed,
+        "flags": args.flags,
         "eval_returns": summary["eval_returns"],
         "episodes": rows,
     }

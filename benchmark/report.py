@@ -3870,10 +3870,11 @@ def results_block() -> str:
     if all(os.path.exists(os.path.join(RESULTS, name)) for name in first_steps):
         parts += results_section(
             first_steps[0],
-            "Where seeds 2 and 10 lose their whole swings, step by step: the defaults' runs of those seeds with the AMD "
-            "EPYC of family 26's arithmetic, trained again and evaluated with every step of the evaluation env recorded, "
-            "beside the best policy from each start (`python benchmark/arithmetic.py --of epyc -- python "
-            "benchmark/pendulum_first_steps.py --seed SEED --tag epyc_arithmetic`, SEED 2 and 10, 2026-12-01; each run's "
+            "Where seeds 2 and 10 lose their whole swings, step by step: the runs of those seeds on the defaults of then "
+            "(the entropy coefficient 0.01) with the AMD EPYC of family 26's arithmetic, trained again and evaluated with "
+            "every step of the evaluation env recorded, beside the best policy from each start (`python "
+            "benchmark/arithmetic.py --of epyc -- python benchmark/pendulum_first_steps.py --seed SEED --tag "
+            "epyc_arithmetic --flags='--ent-coef 0.01'`, SEED 2 and 10, 2026-12-01; each run's "
             "evaluation came out as its row of pendulum_train_time_limit_epyc_arithmetic, episode for episode). The "
             "episodes that fall 100 or more short of the best are decided in their first steps: on seed 2's third the "
             "best holds the pendulum with full torque from the first step and the run's first two torques fall short of "
