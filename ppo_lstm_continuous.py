@@ -319,9 +319,9 @@ class Agent(nn.Module):
         self.sde = args.sde_freq > 0
         self.actor_logstd = nn.Parameter(torch.full((64 if self.sde else 1, action_dim), args.init_logstd))
         self.actor_logstd.requires_grad_(args.final_logstd is None)  # with --final-logstd the schedule sets it
-        self.actor_logstd_head = None  # --state-logstd: the log-std from the features, clamped to [-5, 2]
-        if args.state_logstd:
-            self.actor_logstd_head = layer_init(nn.Linear(64, action_dim), std=0.01, bias_const=args.init_logstd)
+        # --state-logstd: the log-std from the features, clamped to [-5, 2]
+        self.actor_logstd_head = (layer_init(nn.Linear(64, action_dim), std=0.01, bias_const=args.init_logstd)
+                                  if args.state_logstd else None)
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
 

@@ -85,7 +85,7 @@ def blocks_lines(candidates: list[str], baseline: list[str], intro: tuple[str, .
     """seed_blocks_table's README lines, between the intro lines that tell of it and the lines after it; none if a
     source's file is missing."""
     names = {source.split(":", 1)[0] for source in candidates + baseline}
-    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in names):
+    if not have_files(*names):
         return []
     return [*intro, *([""] if intro else []), seed_blocks_table(candidates, baseline, **kwargs), "",
             *(line for text in after for line in (text, ""))]
@@ -229,7 +229,7 @@ def flag_across_cpu_models(variant: str, what: str, suites: tuple[str, str, str]
     and the AVX2 AMD EPYC's, in that order, each against that model's rows of the defaults (ROLLOUT64): the tables, the
     sentence that sums them up (`what` names the flag in it) and the evaluations at 475 or more of each side; None
     while a suite is missing."""
-    if not all(os.path.exists(os.path.join(RESULTS, name, "runs.csv")) for name in suites + ROLLOUT_SUITES):
+    if not have(*suites, *ROLLOUT_SUITES):
         return None
     lines, first, runs, missed, at = across_cpu_models(variant, list(zip(suites, ROLLOUT_SUITES, labels, strict=True)))
     never = f"{missed[0]} of its runs never got there, against the defaults' {missed[1]}"
@@ -1125,6 +1125,11 @@ def have(*suites: str) -> bool:
     return all(os.path.exists(os.path.join(RESULTS, suite, "runs.csv")) for suite in suites)
 
 
+def have_files(*names: str) -> bool:
+    """Whether every one of these results files is under results/."""
+    return all(os.path.exists(os.path.join(RESULTS, name)) for name in names)
+
+
 def suite_section(suite: str, intro: list[str]) -> list[str]:
     """The README lines of one suite: its intro lines, then its table; none if the suite has not run."""
     if not have(suite):
@@ -1159,9 +1164,14 @@ def eval_rows(suite: str) -> dict[str, dict[int, list[float]]]:
     return by
 
 
+def target_means(suite: str) -> list[float]:
+    """target_mean of every run of a PendulumNoVel-v1 suite."""
+    return [target_mean(returns) for rows in eval_rows(suite).values() for returns in rows.values()]
+
+
 def runs_at_target(suite: str) -> int:
     """How many runs of a PendulumNoVel-v1 suite average -200 or better over their first 10 evaluation episodes."""
-    return sum(target_mean(returns) >= PENDULUM_TARGET for rows in eval_rows(suite).values() for returns in rows.values())
+    return sum(mean >= PENDULUM_TARGET for mean in target_means(suite))
 
 
 def runs_at_target_text(suites: list[str]) -> str:
@@ -1398,7 +1408,7 @@ def pooled_steps(names: list[str]) -> dict | None:
     two sets of steps; None unless every file is there and some seed was run by both."""
     from scipy.stats import mannwhitneyu
 
-    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in names):
+    if not have_files(*names):
         return None
     pairs, threshold = [], None
     for name in names:
@@ -1439,7 +1449,7 @@ def flags_beside_peer_lines(entries: list[tuple[str, str, str, str]], flags: str
             f"run in it, {date}):", lambda name=name: peer_table(name),
             f"CartPoleNoVel-v1, {machine} arithmetic, ours with {flags} beside the peer")
     files = [name for entry in entries for name in (entry[0], entry[3])]
-    if not all(os.path.exists(os.path.join(RESULTS, name)) for name in files):
+    if not have_files(*files):
         return lines
     peer = pooled_steps(files[::2])
     flagged, defaults = [], []  # ours with the flags and ours on the defaults, paired seed by seed on each arithmetic
@@ -1466,7 +1476,7 @@ def critic_prev_action_peer_lines() -> list[str]:
     """README lines: ppo_lstm.py with CRITIC_PREV_ACTION beside the peer with each CPU model's arithmetic, the three
     taken together, why it stays a flag, and its memory-task rows."""
     lines = flags_beside_peer_lines(CRITIC_PREV_ACTION_PEER, CRITIC_PREV_ACTION, "2026-11-30")
-    if all(os.path.exists(os.path.join(RESULTS, entry[0])) for entry in CRITIC_PREV_ACTION_PEER):
+    if have_files(*(entry[0] for entry in CRITIC_PREV_ACTION_PEER)):
         lines += ["So the critic's previous action with the entropy bonus gets most runs to 475 far sooner, near the 20,000 "
               "steps we aim for, but not every run: seeds 1-10 are where it is reported, not chosen, and on the tuning "
               "seeds 11-30 (the tables of its copy and of the flag among the tuning tables below) it got there first "
@@ -1562,7 +1572,7 @@ def arithmetic_table() -> str:
     lines = ["| results file (its machine) | run again as (its machine) | runs the same, ours | runs the same, the peer |",
              "|---|---|---|---|"]  # fmt: skip
     for original, again, same_defaults in ARITHMETIC:
-        if not all(os.path.exists(os.path.join(RESULTS, name)) for name in (original, again)):
+        if not have_files(original, again):
             continue
         machines = []
         for name in (original, again):
@@ -3840,9 +3850,6 @@ def results_block() -> str:
             + ". By the rule of seeds 31-50 it went on to seeds 1-10 (the next section):")
     ent = [f"pendulum_ent_coef_002_{arithmetic}_arithmetic" for arithmetic in ("epyc", "xeon", "epyc_avx2")]
     if have(*ent, *tl05):
-        def first_10_mean(suite: str) -> str:  # the mean over a suite's runs of their first 10 evaluation episodes
-            return f"{statistics.mean(target_mean(r) for rows in eval_rows(suite).values() for r in rows.values()):.1f}"
-
         parts += suite_section(ent[0], [
             "`--ent-coef 0.02` on seeds 1-10 at 150k steps with each CPU model's arithmetic, the target's measurement, "
             "2026-12-01 (`python benchmark/arithmetic.py --of ARITHMETIC -- python benchmark/run.py --suite "
@@ -3853,7 +3860,8 @@ def results_block() -> str:
             "(the AMD EPYC of family 26's, the Intel Xeon's and the AVX2 AMD EPYC's arithmetic), more in all and no "
             "fewer with any, so it became the default on 2026-12-01, and the -200 on 8 of 10 seeds at 150k holds with "
             "each of the three. The mean over those episodes: "
-            + ", ".join(f"{first_10_mean(a)} against {first_10_mean(b)}" for a, b in zip(ent, tl05, strict=True))
+            + ", ".join(f"{statistics.mean(target_means(a)):.1f} against {statistics.mean(target_means(b)):.1f}"
+                        for a, b in zip(ent, tl05, strict=True))
             + ". The AMD EPYC of family 26 model 2's:"])
         parts += labelled_sections([(ent[1], "The Intel Xeon's:"), (ent[2], "The AVX2 AMD EPYC's:")])
     parts += f26_tuning(
@@ -3867,7 +3875,7 @@ def results_block() -> str:
         "It has fewer seeds at -200 or better over the first 10 episodes, so it goes no further:",
         script="ppo_lstm_continuous_squash")
     first_steps = [f"pendulum_first_steps_seed{seed}_epyc_arithmetic.json" for seed in (2, 10)]
-    if all(os.path.exists(os.path.join(RESULTS, name)) for name in first_steps):
+    if have_files(*first_steps):
         parts += results_section(
             first_steps[0],
             "Where seeds 2 and 10 lose their whole swings, step by step: the runs of those seeds on the defaults of then "
@@ -3936,15 +3944,15 @@ def results_block() -> str:
                "benchmark/arithmetic.py --of epyc-avx2 -- python ", "the AVX2 AMD EPYC's"),
               ("peer_reach_pendulum_xeon_arithmetic_ent002.json", "xeon_arithmetic_ent002",
                "benchmark/arithmetic.py --of xeon -- python ", "the Intel Xeon's")]  # fmt: skip
-    if all(os.path.exists(os.path.join(RESULTS, name)) for name, _, _, _ in ent002):
+    if have_files(*(name for name, _, _, _ in ent002)):
         def against_peer(name: str) -> str:  # ours and the peer's evaluations of one file, seed for seed
             rows = comparison_rows(name)[1]
             seeds = sorted(rows["ours"].keys() & rows["peer"].keys())
-            ours, peer = ([rows[side][seed]["eval_mean_return"] for seed in seeds] for side in ("ours", "peer"))
-            ahead = sum(a > b for a, b in zip(ours, peer, strict=True))
-            return (f"{statistics.mean(ours):.1f} against the peer's {statistics.mean(peer):.1f}, ahead on {ahead} of "
-                    f"{len(seeds)} seeds, {sum(a >= -200 for a in ours)} against {sum(b >= -200 for b in peer)} at -200 "
-                    "or better")
+            sides = [[rows[side][seed] for seed in seeds] for side in ("ours", "peer")]
+            counts = paired_counts(sides, PENDULUM_TARGET)
+            ahead = sum(a["eval_mean_return"] > b["eval_mean_return"] for a, b in zip(*sides, strict=True))
+            return (f"{counts['mean'][0]:.1f} against the peer's {counts['mean'][1]:.1f}, ahead on {ahead} of "
+                    f"{len(seeds)} seeds, {counts['at'][0]} against {counts['at'][1]} at -200 or better")
 
         for name, tag, arithmetic, whose in ent002:
             parts += results_section(
