@@ -1,205 +1,260 @@
-"""Run every (script, env, seed) combination as its own process and collect the results as CSV.
+"""Run a suite of benchmark/suites.py and write its compact results file, benchmark/results/SUITE.json.
 
-    python benchmark/run.py --suite novel_classic --scripts ppo_lstm.py --env-ids CartPoleNoVel-v1 --seeds 1 2 3
+    python benchmark/run.py cartpole_novel                  # seeds 1-10, two runs at a time
+    python benchmark/run.py popgym_easy --seeds 1 --workers 1
 
-Each run writes into benchmark/results/<suite>/runs/, with the settings it ran with (its script's Args as parsed from
-its command line: the defaults of the time, then the flags) in a settings.json beside its summary.json. A finished
-run with the settings its command gives now is skipped, so an interrupted benchmark resumes; one with other settings
-(a default changed since) or none recorded is moved to <suite>/stale_runs/ and runs again. The collected files are
-results/<suite>/runs.csv (one row per run, its settings among the columns) and results/<suite>/curves.csv (long
-format: run, step, tag, value).
+Each run is a fresh process with one torch thread: our scripts as a user runs them (their own folder, their TensorBoard
+curve and summary.json), a peer through its library. A row records the command that reproduces it, the commit, the
+machine, the steps to the suite's threshold, the evaluation, the steps per second and the training curve (the
+running mean of the last 20 episodes, at most 100 points). A row already in the file with the same contender, env,
+flags, budget, seed, settings and machine is kept, so an interrupted suite resumes; a default changed since, or
+another CPU model, runs again (a seed follows another trajectory on another CPU model).
 """
 
-import csv
-import functools
-import glob
-import importlib
+import hashlib
 import json
+import multiprocessing
 import os
-import pathlib
-import shutil
+import platform
+import statistics
 import subprocess
 import sys
+import tempfile
 import time
-from concurrent.futures import ThreadPoolExecutor
-from dataclasses import asdict, dataclass, field
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import asdict, dataclass
 
 import tyro
-from speed import machine
 
-ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-CURVE_TAGS = ["charts/episodic_return", "charts/SPS", "eval/mean_return"]
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from suites import SUITES, THRESHOLDS, WINDOW, Entry, steps_to_threshold  # noqa: E402
+
+RESULTS = os.path.join(HERE, "results")
+CURVE_POINTS = 100
 
 
 @dataclass
 class Args:
-    suite: str
-    """name of the results folder under benchmark/results/"""
-    scripts: list[str]
-    """scripts to run, e.g. ppo_lstm.py (a script may carry flags: 'ppo_mlp_cartpole.py --frame-stack 4')"""
-    env_ids: list[str]
-    """environment ids"""
-    seeds: list[int] = field(default_factory=lambda: [1, 2, 3, 4, 5])
-    """seeds"""
-    extra: str = ""
-    """flags added to every command"""
+    suite: tyro.conf.Positional[str]
+    """a suite of benchmark/suites.py"""
+    seeds: list[int] | None = None
+    """seeds to run (default: the suite's)"""
+    contenders: list[str] | None = None
+    """run only these contenders (default: all of the suite's)"""
     workers: int = 2
-    """runs at a time (each gets one torch thread)"""
+    """runs at a time"""
     dry_run: bool = False
-    """print the commands without running them"""
-    results_dir: str = os.path.join(ROOT, "benchmark", "results")
-    """where the suite's folder goes"""
+    """print what would run and stop"""
 
 
-@functools.cache
-def _settings_json(script: str, argv: tuple[str, ...]) -> str:
-    if ROOT not in sys.path:
-        sys.path.insert(0, ROOT)
-    parsed = tyro.cli(importlib.import_module(script.removesuffix(".py")).Args, args=list(argv))
-    return json.dumps({key: value for key, value in asdict(parsed).items() if key != "seed"}, sort_keys=True)
+def machine() -> str:
+    """The CPU's name with its family, model and vector width (two CPUs of one name may compute differently), and the
+    core count."""
+    info = {}
+    if os.path.exists("/proc/cpuinfo"):
+        for line in open("/proc/cpuinfo").read().split("\n\n")[0].splitlines():
+            key, _, value = line.partition(":")
+            info[key.strip()] = value.strip()
+    name = info.get("model name", platform.processor() or platform.machine())
+    width = "avx512" if "avx512f" in info.get("flags", "") else "avx2" if "avx2" in info.get("flags", "") else "other"
+    ident = f"family {info.get('cpu family', '?')} model {info.get('model', '?')} stepping {info.get('stepping', '?')}"
+    return f"{name} ({ident}, {width}), {os.cpu_count()} cores"
 
 
-def script_settings(script: str, argv: list[str]) -> dict:
-    """Every setting one of our scripts runs with given these arguments, as its own Args parse them (its defaults of
-    now, then the arguments), but the seed: what a results row records, so that a row measured under other defaults
-    is not taken for one of the defaults of now."""
-    return json.loads(_settings_json(script, tuple(argv)))
+def commit() -> str:
+    def git(*argv: str) -> str:
+        return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True).stdout.strip()
+
+    return git("rev-parse", "--short", "HEAD") + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
 
 
-def variant_name(script: str) -> str:
-    """'ppo_mlp_cartpole.py --frame-stack 4' -> 'ppo_mlp_cartpole__frame_stack_4': a file-name-safe variant name"""
-    return script.replace(".py", "").replace(" --", "__").replace(" ", "_").replace("-", "_")
+def settings(entry: Entry) -> str | None:
+    """A digest of every setting our script runs with (its defaults of now, then the flags): a row of other defaults
+    is not taken for one of these. None for a peer."""
+    if not entry.contender.endswith(".py"):
+        return None
+    sys.path.insert(0, ROOT)
+    module = __import__(entry.contender.removesuffix(".py"))
+    parsed = tyro.cli(module.Args, args=["--env-id", entry.env_id, *entry.flags.split()])
+    return hashlib.sha256(json.dumps(asdict(parsed), sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
-def run_label(script: str, env_id: str, seed: int) -> str:
-    return f"{variant_name(script)}__{env_id.replace(':', '_')}__{seed}"
+def running_mean(curve: list[tuple[int, float]], points: int = CURVE_POINTS) -> list[list[float]]:
+    """(step, mean of the last WINDOW episodes) after each episode, subsampled to at most `points`, the last kept."""
+    means, recent = [], []
+    for step, value in sorted(curve):
+        recent = (recent + [value])[-WINDOW:]
+        means.append([int(step), round(statistics.mean(recent), 4)])
+    if len(means) <= points:
+        return means
+    return [means[round(i * (len(means) - 1) / (points - 1))] for i in range(points)]
 
 
-def commands(args: Args) -> list[tuple[str, list[str]]]:
-    """(label, argv) of every run, in a fixed order."""
-    out = []
-    for script in args.scripts:
-        for env_id in args.env_ids:
-            for seed in args.seeds:
-                label = run_label(script, env_id, seed)
-                argv = [
-                    sys.executable,
-                    *script.split(),
-                    "--env-id",
-                    env_id,
-                    "--seed",
-                    str(seed),
-                    "--exp-name",
-                    variant_name(script),
-                ]
-                out.append((label, argv + args.extra.split()))
-    return out
-
-
-def finished(suite_dir: str, label: str) -> str | None:
-    """The folder of the label's finished run (its summary.json written), if there is one."""
-    variant, env_id, seed = label.rsplit("__", 2)  # the script writes runs/{env_id}__{exp_name}__{seed}__{unix_time}
-    found = glob.glob(os.path.join(suite_dir, "runs", "runs", f"{env_id}__{variant}__{seed}__*", "summary.json"))
-    return os.path.dirname(found[0]) if found else None
-
-
-def recorded_settings(run_dir: str) -> dict | None:
-    """The settings a finished run recorded beside its summary.json; None for a run from before they were recorded."""
-    path = pathlib.Path(run_dir, "settings.json")
-    return json.loads(path.read_text()) if path.exists() else None
-
-
-def launch(suite_dir: str, label: str, argv: list[str], settings: dict) -> int:
-    env = {**os.environ, "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-    argv = [argv[0], os.path.join(ROOT, argv[1]), *argv[2:]]
-    os.makedirs(os.path.join(suite_dir, "logs"), exist_ok=True)
-    with open(os.path.join(suite_dir, "logs", f"{label}.log"), "w") as log:
-        code = subprocess.call(argv, cwd=os.path.join(suite_dir, "runs"), stdout=log, stderr=subprocess.STDOUT, env=env)
-    if code == 0 and (run_dir := finished(suite_dir, label)):
-        with open(os.path.join(run_dir, "settings.json"), "w") as f:
-            json.dump(settings, f, indent=2, sort_keys=True)
-    return code
-
-
-def read_scalars(run_dir: str) -> list[tuple[int, str, float]]:
+def run_ours(entry: Entry, seed: int) -> dict:
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator
 
-    acc = EventAccumulator(run_dir, size_guidance={"scalars": 0})
-    acc.Reload()
-    return [(e.step, tag, e.value) for tag in CURVE_TAGS if tag in acc.Tags()["scalars"] for e in acc.Scalars(tag)]
+    argv = [entry.contender, "--env-id", entry.env_id, "--seed", str(seed), "--total-timesteps", str(entry.steps),
+            "--eval-episodes", str(entry.eval_episodes), *entry.flags.split()]  # fmt: skip
+    command = "python " + " ".join(argv)
+    with tempfile.TemporaryDirectory() as cwd:
+        env = {**os.environ, "OMP_NUM_THREADS": "1", "PYTHONPATH": ROOT}  # ROOT: env ids like benchmark.module:Id
+        subprocess.run([sys.executable, os.path.join(ROOT, argv[0]), *argv[1:]], cwd=cwd, check=True, capture_output=True,
+                       env=env)  # fmt: skip
+        (run_dir,) = [os.path.join(cwd, "runs", name) for name in os.listdir(os.path.join(cwd, "runs"))]
+        events = EventAccumulator(run_dir, size_guidance={"scalars": 0})
+        events.Reload()
+        curve = [(e.step, e.value) for e in events.Scalars("charts/episodic_return")]
+        summary = json.load(open(os.path.join(run_dir, "summary.json")))
+    return {"command": command, "curve": curve,
+            "steps": summary["global_step"], "eval_returns": summary["eval_returns"], "sps": summary["sps"]}  # fmt: skip
 
 
-def read_csv(path: str) -> list[dict]:
-    if not os.path.exists(path):
-        return []
-    with open(path, newline="") as f:
-        return list(csv.DictReader(f))
+def zoo_model(name: str, env_id: str, seed: int) -> tuple:
+    """The peer with rl-baselines3-zoo's published settings for the env, or its own defaults where the zoo has none
+    (8 envs, as ours, reading the same flattened observation); and what makes one env of the kind it trains on."""
+    import gymnasium as gym
+    import torch
+    from sb3_contrib import RecurrentPPO
+    from stable_baselines3 import PPO
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.vec_env import VecNormalize
+
+    sys.path.insert(0, ROOT)
+    import ppo_lstm  # registers CartPoleNoVel-v1, flattens observations as ours do
+    import ppo_lstm_continuous  # noqa: F401  (registers PendulumNoVel-v1)
+
+    def linear(start: float):
+        return lambda progress: start * progress
+
+    if name == "SB3 PPO":  # the zoo's CartPole-v1 recipe: no normalisation, SB3's default MlpPolicy
+        return PPO("MlpPolicy", make_vec_env(env_id, n_envs=8, seed=seed), n_steps=32, batch_size=256, n_epochs=20,
+                   gamma=0.98, gae_lambda=0.8, ent_coef=0.0, learning_rate=linear(1e-3), clip_range=linear(0.2),
+                   seed=seed, device="cpu"), env_id  # fmt: skip
+    lstm = dict(ortho_init=False, activation_fn=torch.nn.ReLU, lstm_hidden_size=64, enable_critic_lstm=True,
+                net_arch=dict(pi=[64], vf=[64]))  # fmt: skip
+    if env_id == "CartPoleNoVel-v1":  # the zoo's agent; its `normalize: true` is VecNormalize's defaults, zoo gamma
+        env = VecNormalize(make_vec_env(env_id, n_envs=8, seed=seed), gamma=0.98)
+        return RecurrentPPO("MlpLstmPolicy", env, n_steps=32, batch_size=256, n_epochs=20, gamma=0.98, gae_lambda=0.8,
+                            ent_coef=0.0, learning_rate=linear(1e-3), clip_range=linear(0.2), seed=seed, device="cpu",
+                            policy_kwargs=lstm), env_id  # fmt: skip
+    if env_id == "PendulumNoVel-v1":  # the zoo's agent: gSDE resampled every 4 steps, 4 envs x 1024 steps
+        env = VecNormalize(make_vec_env(env_id, n_envs=4, seed=seed), gamma=0.9)
+        return RecurrentPPO("MlpLstmPolicy", env, n_steps=1024, gae_lambda=0.95, gamma=0.9, n_epochs=10, ent_coef=0.0,
+                            learning_rate=1e-3, clip_range=0.2, use_sde=True, sde_sample_freq=4, seed=seed, device="cpu",
+                            policy_kwargs=lstm), env_id  # fmt: skip
+    flat = lambda: ppo_lstm.FlatObservation(gym.make(env_id))  # noqa: E731
+    return RecurrentPPO("MlpLstmPolicy", make_vec_env(flat, n_envs=8, seed=seed), seed=seed, device="cpu"), flat
 
 
-def collect(suite_dir: str) -> None:
-    """Write runs.csv and curves.csv from every finished run in the suite's folder, whichever invocation ran it
-    (a suite script calls the runner once per table row group; each call rewrites the whole suite's files). The run
-    folders are not committed: a run already in the files whose folder is not here (a fresh clone) keeps its rows.
-    A run found in its folder gets this machine's CPU (the folders stay on the machine that ran them): a seed takes
-    another trajectory on another CPU model, so a suite finished on two machines says which row came from which."""
-    m = machine()
-    rows, curves, seen, cpu = [], [], set(), f"{m['cpu']} ({m['cpu_id']})"
-    for path in sorted(glob.glob(os.path.join(suite_dir, "runs", "runs", "*", "summary.json"))):
-        env_id, rest = os.path.basename(os.path.dirname(path)).split("__", 1)  # {env_id}__{variant}__{seed}__{time}
-        variant, seed, _ = rest.rsplit("__", 2)
-        label = f"{variant}__{env_id}__{seed}"
-        if label in seen:  # a run repeated after its first copy finished: keep the first
-            continue
-        seen.add(label)
-        with open(path) as f:
-            summary = json.load(f)
-        run_dir = os.path.dirname(path)
-        settings = recorded_settings(run_dir)
-        rows.append({"run": label, "variant": variant, **summary, "cpu": cpu,
-                     "settings": "" if settings is None else json.dumps(settings, sort_keys=True)})  # fmt: skip
-        curves += [(label, step, tag, value) for step, tag, value in read_scalars(run_dir)]
-    kept = [row for row in read_csv(os.path.join(suite_dir, "runs.csv")) if row["run"] not in seen]
-    rows = sorted(kept + rows, key=lambda row: row["run"])
-    curves = sorted([(r["run"], int(r["step"]), r["tag"], float(r["value"]))
-                     for r in read_csv(os.path.join(suite_dir, "curves.csv")) if r["run"] not in seen] + curves)  # fmt: skip
-    if not rows:
-        return
-    with open(os.path.join(suite_dir, "runs.csv"), "w", newline="") as f:
-        writer = csv.DictWriter(f, fieldnames=list(dict.fromkeys(key for row in rows for key in row)))
-        writer.writeheader()
-        writer.writerows(rows)
-    with open(os.path.join(suite_dir, "curves.csv"), "w", newline="") as f:
-        writer = csv.writer(f)
-        writer.writerow(["run", "step", "tag", "value"])
-        writer.writerows(curves)
+def run_peer(entry: Entry, seed: int) -> dict:
+    from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.env_util import make_vec_env
+    from stable_baselines3.common.evaluation import evaluate_policy
+    from stable_baselines3.common.vec_env import VecNormalize
+
+    class Episodes(BaseCallback):
+        def __init__(self):
+            super().__init__()
+            self.curve = []
+
+        def _on_step(self) -> bool:
+            self.curve += [(self.num_timesteps, float(i["episode"]["r"])) for i in self.locals["infos"] if "episode" in i]
+            return True
+
+    (model, one_env), episodes, start = zoo_model(entry.contender, entry.env_id, seed), Episodes(), time.time()
+    model.learn(entry.steps, callback=episodes)
+    sps = round(model.num_timesteps / (time.time() - start))
+    eval_env = make_vec_env(one_env, n_envs=1, seed=seed + 100_000)
+    if isinstance(model.get_env(), VecNormalize):  # the training statistics, frozen; the raw rewards counted
+        eval_env = VecNormalize(eval_env, training=False, norm_reward=False, gamma=model.gamma)
+        eval_env.obs_rms = model.get_env().obs_rms.copy()
+    returns, _ = evaluate_policy(model, eval_env, entry.eval_episodes, deterministic=True, return_episode_rewards=True)
+    return {"command": None, "curve": episodes.curve, "steps": model.num_timesteps,
+            "eval_returns": [float(r) for r in returns], "sps": sps}  # fmt: skip
+
+
+def run_random(entry: Entry, seed: int, episodes: int = 100) -> dict:
+    import gymnasium as gym
+
+    sys.path.insert(0, ROOT)
+    env = gym.make(entry.env_id)
+    env.action_space.seed(seed)
+    returns = []
+    for episode in range(episodes):
+        env.reset(seed=seed + 100_000 if episode == 0 else None)
+        total, ended = 0.0, False
+        while not ended:
+            _, reward, terminated, truncated, _ = env.step(env.action_space.sample())
+            total, ended = total + float(reward), terminated or truncated
+        returns.append(total)
+    return {"command": None, "curve": [], "steps": 0, "eval_returns": returns, "sps": None}
+
+
+def measure(suite: str, entry: Entry, seed: int) -> dict:
+    """One run, in a worker process of its own; the row it leaves."""
+    import torch
+
+    torch.set_num_threads(1)
+    run = run_ours if entry.contender.endswith(".py") else run_random if entry.contender == "random" else run_peer
+    out = run(entry, seed)
+    threshold = THRESHOLDS.get(entry.env_id)
+    return {
+        **asdict(entry),
+        "seed": seed,
+        "settings": settings(entry),
+        "command": out["command"] or f"python benchmark/run.py {suite} --seeds {seed} --contenders '{entry.contender}'",
+        "commit": commit(),
+        "machine": machine(),
+        "steps_run": out["steps"],
+        "steps_to_threshold": None if threshold is None else steps_to_threshold(out["curve"], threshold),
+        "eval_mean_return": round(statistics.mean(out["eval_returns"]), 4) if out["eval_returns"] else None,
+        "eval_returns": [round(r, 4) for r in out["eval_returns"]],
+        "train_last20": round(statistics.mean(v for _, v in out["curve"][-WINDOW:]), 4) if out["curve"] else None,
+        "sps": out["sps"],
+        "curve": running_mean(out["curve"]),
+    }
+
+
+def key(row: dict) -> tuple:
+    return tuple(row[k] for k in ("contender", "env_id", "flags", "steps", "seed", "settings", "machine"))
+
+
+def load(suite: str) -> list[dict]:
+    path = os.path.join(RESULTS, f"{suite}.json")
+    return json.load(open(path))["rows"] if os.path.exists(path) else []
+
+
+def save(suite: str, rows: list[dict]) -> None:
+    rows = sorted(rows, key=lambda r: (r["env_id"], r["contender"], r["flags"], r["seed"], r["machine"]))
+    with open(os.path.join(RESULTS, f"{suite}.json"), "w") as f:
+        f.write('{"suite": %s, "rows": [\n' % json.dumps(suite))  # one row a line: diffs stay readable
+        f.write(",\n".join(json.dumps(row, separators=(",", ":")) for row in rows))
+        f.write("\n]}\n")
 
 
 def main(args: Args) -> None:
-    suite_dir = os.path.join(args.results_dir, args.suite)
-    os.makedirs(os.path.join(suite_dir, "runs"), exist_ok=True)
-    todo, stale, every_run = [], [], commands(args)
-    for label, argv in every_run:
-        settings, run_dir = script_settings(argv[1], argv[2:]), finished(suite_dir, label)
-        if run_dir is None or recorded_settings(run_dir) != settings:
-            todo.append((label, argv, settings))
-            stale += [run_dir] if run_dir else []
-    print(f"{len(todo)} runs to do, {len(every_run) - len(todo)} already finished")
-    if stale:
-        print(f"{len(stale)} of the runs to do finished before with other settings or none recorded: their folders move "
-              f"to {os.path.join(suite_dir, 'stale_runs')} as the runs start")  # fmt: skip
+    suite = SUITES[args.suite]
+    rows, here = load(args.suite), machine()
+    done = {key(row) for row in rows}
+    jobs = [(entry, seed) for entry in suite.entries for seed in (args.seeds or suite.seeds)
+            if not args.contenders or entry.contender in args.contenders]  # fmt: skip
+    jobs = [(e, s) for e, s in jobs if key({**asdict(e), "seed": s, "settings": settings(e), "machine": here}) not in done]
+    print(f"{args.suite}: {len(jobs)} runs to do on {here}")
     if args.dry_run:
-        print("\n".join(" ".join(argv) for _, argv, _ in todo))
+        for entry, seed in jobs:
+            print(f"  {entry.contender} {entry.env_id} {entry.flags} seed {seed}")
         return
-    if stale:
-        os.makedirs(os.path.join(suite_dir, "stale_runs"), exist_ok=True)
-    for run_dir in stale:  # kept aside, out of the collected files
-        shutil.move(run_dir, os.path.join(suite_dir, "stale_runs", os.path.basename(run_dir)))
-    start = time.time()
-    with ThreadPoolExecutor(args.workers) as pool:
-        for (label, _, _), code in zip(todo, pool.map(lambda job: launch(suite_dir, *job), todo), strict=True):
-            print(f"{label}: {'ok' if code == 0 else f'exit {code}'} ({time.time() - start:.0f}s)", flush=True)
-    collect(suite_dir)
-    print(f"results: {os.path.join(suite_dir, 'runs.csv')}")
+    # fresh processes (spawn): a forked copy of a process that has run torch may hang
+    with ProcessPoolExecutor(args.workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+        running = {pool.submit(measure, args.suite, entry, seed): (entry, seed) for entry, seed in jobs}
+        for finished in as_completed(running):
+            row = finished.result()
+            rows.append(row)
+            save(args.suite, rows)  # after every run: an interrupted suite keeps what it measured
+            print(f"  {row['contender']} {row['env_id']} seed {row['seed']}: eval {row['eval_mean_return']}, "
+                  f"to threshold {row['steps_to_threshold']}", flush=True)  # fmt: skip
 
 
 if __name__ == "__main__":
