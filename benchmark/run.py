@@ -134,6 +134,25 @@ def zoo_model(name: str, env_id: str, seed: int) -> tuple:
                    seed=seed, device="cpu"), env_id  # fmt: skip
     lstm = dict(ortho_init=False, activation_fn=torch.nn.ReLU, lstm_hidden_size=64, enable_critic_lstm=True,
                 net_arch=dict(pi=[64], vf=[64]))  # fmt: skip
+    if name.endswith(", matched"):  # our script's rollout, minibatches, epochs, discount and lambda; its tanh
+        ours = __import__("ppo_lstm" if env_id == "CartPoleNoVel-v1" else "ppo_lstm_continuous").Args()
+        batch = ours.num_envs * ours.num_steps // ours.num_minibatches
+        extra = {} if env_id == "CartPoleNoVel-v1" else dict(log_std_init=ours.init_logstd)
+        env = VecNormalize(make_vec_env(env_id, n_envs=ours.num_envs, seed=seed), gamma=ours.gamma)
+        return RecurrentPPO(
+            "MlpLstmPolicy",
+            env,
+            n_steps=ours.num_steps,
+            batch_size=batch,
+            n_epochs=ours.update_epochs,
+            gamma=ours.gamma,
+            gae_lambda=ours.gae_lambda,
+            learning_rate=1e-3,
+            ent_coef=0.0,
+            seed=seed,
+            device="cpu",
+            policy_kwargs={**lstm, "activation_fn": torch.nn.Tanh, **extra},
+        ), env_id
     if env_id == "CartPoleNoVel-v1":  # the zoo's agent; its `normalize: true` is VecNormalize's defaults, zoo gamma
         env = VecNormalize(make_vec_env(env_id, n_envs=8, seed=seed), gamma=0.98)
         return RecurrentPPO("MlpLstmPolicy", env, n_steps=32, batch_size=256, n_epochs=20, gamma=0.98, gae_lambda=0.8,
@@ -170,7 +189,9 @@ def run_peer(entry: Entry, seed: int) -> dict:
     if isinstance(model.get_env(), VecNormalize):  # the training statistics, frozen; the raw rewards counted
         eval_env = VecNormalize(eval_env, training=False, norm_reward=False, gamma=model.gamma)
         eval_env.obs_rms = model.get_env().obs_rms.copy()
-    returns, _ = evaluate_policy(model, eval_env, entry.eval_episodes, deterministic=True, return_episode_rewards=True)
+    returns = []
+    if entry.eval_episodes:
+        returns, _ = evaluate_policy(model, eval_env, entry.eval_episodes, deterministic=True, return_episode_rewards=True)
     return {"command": None, "curve": episodes.curve, "steps": model.num_timesteps,
             "eval_returns": [float(r) for r in returns], "sps": sps}  # fmt: skip
 
@@ -229,7 +250,7 @@ def load(suite: str) -> list[dict]:
 def save(suite: str, rows: list[dict]) -> None:
     rows = sorted(rows, key=lambda r: (r["env_id"], r["contender"], r["flags"], r["seed"], r["machine"]))
     with open(os.path.join(RESULTS, f"{suite}.json"), "w") as f:
-        f.write('{"suite": %s, "rows": [\n' % json.dumps(suite))  # one row a line: diffs stay readable
+        f.write(f'{{"suite": {json.dumps(suite)}, "rows": [\n')  # one row a line: diffs stay readable
         f.write(",\n".join(json.dumps(row, separators=(",", ":")) for row in rows))
         f.write("\n]}\n")
 

@@ -21,6 +21,7 @@ THRESHOLDS = {
 }
 SEEDS = list(range(1, 11))  # the seeds we report; tuning uses 11 and up
 PEER = "sb3-contrib RecurrentPPO"
+MATCHED = "sb3-contrib RecurrentPPO, matched"  # the peer collecting and training as our script's defaults do
 
 
 @dataclass(frozen=True)
@@ -78,9 +79,22 @@ SUITES = {
     ),
     "popgym_easy": Suite(tuple(popgym_entries()), seeds=(1, 2, 3), about="POPGym's Easy envs, the peer on its defaults"),
     "minigrid_memory": Suite(
-        tuple(beside("benchmark.minigrid_onehot:MiniGrid-MemoryS7-OneHot-v0",
-                     ["ppo_lstm.py", "ppo_mlp_cartpole.py", "random"], 200_000)),
+        tuple(
+            beside(
+                "benchmark.minigrid_onehot:MiniGrid-MemoryS7-OneHot-v0",
+                ["ppo_lstm.py", "ppo_mlp_cartpole.py", "random"],
+                200_000,
+            )
+        ),
         about="MiniGrid-MemoryS7 with one-hot cells",
+    ),  # fmt: skip
+    "speed": Suite(
+        tuple(
+            beside("CartPoleNoVel-v1", ["ppo_lstm.py", MATCHED], 20_480, eval_episodes=0)
+            + beside("PendulumNoVel-v1", ["ppo_lstm_continuous.py", MATCHED], 20_480, eval_episodes=0)
+        ),
+        seeds=(1, 2),
+        about="training steps per second at matched settings; run with --workers 1 on an otherwise idle machine",
     ),  # fmt: skip
     "learning_tests": Suite(
         (
