@@ -143,7 +143,7 @@ def test_the_peers_run_with_the_zoos_published_settings():
     assert (model.n_steps, model.batch_size, model.n_epochs, model.gae_lambda) == (64, 256, 20, 0.9)
 
 
-def test_a_peer_row_is_evaluated_with_its_training_statistics_frozen():
+def test_a_peer_row_has_its_evaluation_and_the_command_that_reruns_it():
     got = runner.measure("tiny", Entry(PEER, "CartPoleNoVel-v1", 512, eval_episodes=2), 1)
     assert got["steps_run"] == 512 and len(got["eval_returns"]) == 2 and got["sps"] > 0
     assert got["command"] == "python benchmark/run.py tiny --seeds 1 --contenders 'sb3-contrib RecurrentPPO'"
