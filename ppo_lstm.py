@@ -9,7 +9,7 @@ import signal
 import sys
 import threading
 import time
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass
 from functools import partial
 from typing import NoReturn
 
@@ -68,9 +68,6 @@ class Args:
     """toggle learning rate annealing"""
     gamma: float = 0.98
     """the discount factor gamma"""
-    final_gamma: float | None = None
-    """the discount rises linearly in the global step from --gamma to this at --total-timesteps (a --gamma at or above
-    it stays as given; None: --gamma throughout)"""
     gae_lambda: float = 0.9
     """the lambda for the general advantage estimation"""
     num_minibatches: int = 2
@@ -113,11 +110,6 @@ class Args:
     critic_prev_action: bool = True
     """the critic's own LSTM also reads the action taken before each step (one-hot, zeros at an episode's first step);
     the actor's does not. With --shared-lstm the critic has no LSTM of its own, and this is off"""
-    head_sizes: list[int] = field(default_factory=lambda: [64])
-    """widths of the hidden layers (tanh) of each head, the actor's and the critic's, after the LSTM (sb3-contrib's
-    default: 64 64)"""
-    orthogonal_lstm: bool = True
-    """orthogonal LSTM weights and zero biases; off: PyTorch's own initialisation (uniform), as sb3-contrib leaves it"""
     fast_rnn: bool = True
     """train the LSTM over whole episode spans in one packed call; off: the per-step reference loop"""
     action_masks: bool = True
@@ -326,22 +318,16 @@ class Agent(nn.Module):
         self.prev_action_size = num_logits if args.critic_prev_action and not args.shared_lstm else 0
         self.lstm = nn.LSTM(obs_dim, hidden)
         self.critic_lstm = None if args.shared_lstm else nn.LSTM(obs_dim + self.prev_action_size, hidden)
-        lstms = [self.lstm, self.critic_lstm] if args.orthogonal_lstm else []  # none: PyTorch's own initialisation
-        for lstm in filter(None, lstms):
+        for lstm in filter(None, [self.lstm, self.critic_lstm]):
             for name, param in lstm.named_parameters():
                 if "bias" in name:
                     nn.init.constant_(param, 0)
                 elif "weight" in name:
                     nn.init.orthogonal_(param, 1.0)
-        widths = [hidden, *args.head_sizes]
-
-        def head(outputs: int, std: float) -> nn.Sequential:  # tanh hidden layers of head_sizes, then the output layer
-            layers = []
-            for width_in, width_out in zip(widths[:-1], widths[1:], strict=True):
-                layers += [layer_init(nn.Linear(width_in, width_out)), nn.Tanh()]
-            return nn.Sequential(*layers, layer_init(nn.Linear(widths[-1], outputs), std=std))
-
-        self.actor, self.critic = head(num_logits, std=0.01), head(1, std=1.0)
+        self.actor = nn.Sequential(
+            layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, num_logits), std=0.01)
+        )
+        self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
 
     def inputs(self, obs: torch.Tensor, prev_action: torch.Tensor | None, episode_starts: torch.Tensor) -> torch.Tensor:
@@ -590,7 +576,7 @@ def load_checkpoint(path: str, env_id: str) -> dict:
 
 
 # what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "critic_prev_action", "head_sizes", "norm_obs", "norm_reward"]
+CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "critic_prev_action", "norm_obs", "norm_reward"]
 # a checkpoint older than one of these keys was trained as the key's default was then (today's unless named here)
 DEFAULTS_BEFORE_THE_KEY = {"critic_prev_action": False}
 
@@ -648,7 +634,6 @@ def main(args: Args) -> dict:
     batch_size = args.num_envs * args.num_steps
     # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
-    rising_gamma = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowers the discount given
     run_name, run_dir = make_run_dir(args)
 
     # Seeding
@@ -783,7 +768,6 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
-            gamma = args.final_gamma + frac * (args.gamma - args.final_gamma) if rising_gamma else args.gamma
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
@@ -806,7 +790,7 @@ def main(args: Args) -> dict:
                 next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy() + action_offset)
                 ended = terminated | truncated
                 if args.norm_reward:
-                    discounted_return = discounted_return * gamma + reward
+                    discounted_return = discounted_return * args.gamma + reward
                     return_rms.update(discounted_return)
                     discounted_return[ended] = 0.0  # the next episode's return starts from nothing
                 scale = np.sqrt(return_rms.var + 1e-8) if args.norm_reward else 1.0
@@ -838,7 +822,7 @@ def main(args: Args) -> dict:
             with torch.inference_mode():
                 next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
             advantages, returns = compute_gae(
-                rewards, values, terminations, truncations, final_values, next_value, gamma, args.gae_lambda
+                rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
             )
 
             # Sequences: (T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N, sequence k * N + n = env n's k-th piece
@@ -897,7 +881,6 @@ def main(args: Args) -> dict:
             explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
             writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-            writer.add_scalar("charts/gamma", gamma, global_step)
             writer.add_scalar("charts/clip_coef", clip_coef, global_step)
             writer.add_scalar("charts/SPS", sps, global_step)
             writer.add_scalar("losses/value_loss", v_loss.item(), global_step)

@@ -110,18 +110,9 @@ class Args:
     """raise training rewards below this value to it (off by default; -1 lets BipedalWalker-v3 learn to walk)"""
     init_logstd: float = -0.5
     """initial log standard deviation of the Gaussian policy"""
-    final_logstd: float | None = None
-    """hold the log-std on a schedule instead of learning it: linear in the global step from --init-logstd to this
-    at --total-timesteps, so that the policy at the end acts as its mean does (off by default: learned)"""
     noise_corr: float = 0.5
     """correlation of the exploration noise between consecutive steps of an episode (0: drawn anew each step;
     0.95 lets MountainCarContinuousNoVel-v0 find the flag); the Gaussian and its logprob stay as they are"""
-    state_logstd: bool = False
-    """the log-std is a linear head on the actor's features (bias from --init-logstd), so it is learned per state,
-    instead of one learned log-std per action"""
-    sde_freq: int = 0
-    """state-dependent exploration (gSDE) when K > 0: the noise is a linear map of the actor's features, its
-    weights drawn every K steps and at each episode start, so the std depends on the state (0: off)"""
 
     # Recurrence
     rnn_hidden_size: int = 64
@@ -315,18 +306,9 @@ class Agent(nn.Module):
         self.actor_mean = nn.Sequential(
             layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, action_dim), std=0.01)
         )
-        # gSDE: one log-std per (feature, action) weight of the noise map; otherwise one per action
-        self.sde = args.sde_freq > 0
-        self.actor_logstd = nn.Parameter(torch.full((64 if self.sde else 1, action_dim), args.init_logstd))
-        self.actor_logstd.requires_grad_(args.final_logstd is None)  # with --final-logstd the schedule sets it
-        # --state-logstd: the log-std from the features, clamped to [-5, 2]
-        self.actor_logstd_head = (layer_init(nn.Linear(64, action_dim), std=0.01, bias_const=args.init_logstd)
-                                  if args.state_logstd else None)
+        self.actor_logstd = nn.Parameter(torch.full((1, action_dim), args.init_logstd))  # one learned log-std per action
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
         self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
-
-    def noise_shape(self, action_space: gym.spaces.Box) -> tuple[int, ...]:
-        return (64,) + action_space.shape if self.sde else action_space.shape
 
     def get_initial_state(self, num_envs: int) -> tuple[torch.Tensor, torch.Tensor]:
         num_lstms = 1 if self.critic_lstm is None else 2
@@ -394,27 +376,16 @@ class Agent(nn.Module):
 
     def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True, noise=None):
         # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path;
-        # noise, standard normal, sets the sample instead of a fresh draw: mean + std * noise with noise (N, action_dim),
-        # or with gSDE mean + features @ (exp(logstd) * noise) with noise (N, 64, action_dim)
+        # noise (N, action_dim), standard normal, sets the sample instead of a fresh draw: mean + std * noise
         lstms = [self.lstm] if self.critic_lstm is None else [self.lstm, self.critic_lstm]
         hiddens, new_state = self._unroll(lstms, obs, state, episode_starts, need_state)
         hidden, critic_hidden = hiddens[0], hiddens[-1]
-        features = self.actor_mean[1](self.actor_mean[0](hidden))
-        action_mean = self.actor_mean[2](features)
-        if self.sde:  # the variance of features @ (exp(logstd) * noise); the features are not trained through the std
-            features = features.detach()
-            std = (features.pow(2) @ self.actor_logstd.exp().pow(2) + 1e-6).sqrt()
-        elif self.actor_logstd_head is not None:
-            std = self.actor_logstd_head(features).clamp(-5.0, 2.0).exp()
-        else:
-            std = self.actor_logstd.expand_as(action_mean).exp()
+        action_mean = self.actor_mean(hidden)
+        std = self.actor_logstd.expand_as(action_mean).exp()
         if action is None and deterministic:
             action = action_mean
         elif action is None and noise is not None:  # unclipped: the env boundary clips, the logprob is of the sample
-            if self.sde:
-                action = action_mean + torch.einsum("nf,nfa->na", features, self.actor_logstd.exp() * noise)
-            else:
-                action = action_mean + std * noise
+            action = action_mean + std * noise
         action, logprob, entropy = gaussian(action_mean, std, action)
         return action, logprob, entropy, self.critic(critic_hidden), new_state
 
@@ -430,16 +401,6 @@ def gaussian(mean: torch.Tensor, std: torch.Tensor, action: torch.Tensor | None 
     logprob = -((action - mean) ** 2) / (2 * std**2) - std.log() - math.log(math.sqrt(2 * math.pi))
     entropy = 0.5 + 0.5 * math.log(2 * math.pi) + std.log()
     return action, logprob.sum(1), entropy.sum(1)
-
-
-def next_noise(noise: torch.Tensor, episode_starts: torch.Tensor, step: int, args: Args) -> torch.Tensor:
-    """The exploration noise of rollout step `step`: gSDE's weights drawn anew every --sde-freq steps and where an
-    episode starts, or else the --noise-corr process."""
-    if not args.sde_freq:
-        return correlated_noise(noise, episode_starts, args.noise_corr)
-    redraw = torch.ones_like(episode_starts) if step % args.sde_freq == 0 else episode_starts
-    keep = (1.0 - redraw).view(-1, 1, 1)
-    return keep * noise + (1.0 - keep) * torch.randn_like(noise)
 
 
 def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float) -> torch.Tensor:
@@ -502,11 +463,11 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
             obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
             state = agent.get_initial_state(1)  # zeros: every episode starts afresh
             episode_start = torch.ones(1, device=device)
-            noise = torch.zeros((1,) + agent.noise_shape(env.action_space), device=device)
-            episode_return, ended, step = 0.0, False, 0
+            noise = torch.zeros((1,) + env.action_space.shape, device=device)
+            episode_return, ended = 0.0, False
             while not ended:
                 if args.eval_sample:  # the exploration noise of training, drawn afresh with each episode
-                    noise = next_noise(noise, episode_start, step, args)
+                    noise = correlated_noise(noise, episode_start, args.noise_corr)
                 with torch.inference_mode():
                     obs_t = torch.as_tensor(
                         obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device
@@ -517,7 +478,7 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
                 action = np.clip(action[0].cpu().numpy(), env.action_space.low, env.action_space.high)
                 obs, reward, terminated, truncated, _ = env.step(action)
                 episode_return += float(reward)
-                ended, step = terminated or truncated, step + 1
+                ended = terminated or truncated
                 episode_start = torch.zeros(1, device=device)
             returns.append(episode_return)
     return returns
@@ -535,12 +496,6 @@ def check_args(args: Args) -> None:
         fail(f"--train-time-limit is a fraction of the env's time limit, above 0 and at most 1, got {args.train_time_limit}")
     if not 0.0 <= args.noise_corr < 1.0:
         fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
-    if (args.sde_freq or args.state_logstd) and args.final_logstd is not None:
-        fail("--final-logstd schedules one log-std per action; gSDE (--sde-freq) and --state-logstd learn their own")
-    if args.sde_freq and args.state_logstd:
-        fail("--state-logstd and gSDE (--sde-freq) each make the noise depend on the state: take one")
-    if args.sde_freq < 0 or (args.sde_freq and args.noise_corr):
-        fail("--sde-freq must not be negative, and gSDE (--sde-freq) takes --noise-corr 0 (the two do not combine)")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -572,14 +527,12 @@ def load_checkpoint(path: str, env_id: str) -> dict:
 
 
 # what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward", "sde_freq", "state_logstd"]
-# what a checkpoint written before a key of CHECKPOINT_ARGS existed was trained with
-DEFAULTS_BEFORE_THE_KEY = {"state_logstd": False}
+CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward"]
 
 
 def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
     for key in CHECKPOINT_ARGS:
-        value = checkpoint["args"].get(key, DEFAULTS_BEFORE_THE_KEY.get(key))
+        value = checkpoint["args"][key]
         if getattr(args, key) != value:
             print(f"{key} = {value}, as the checkpoint was trained")
             setattr(args, key, value)
@@ -737,7 +690,7 @@ def main(args: Args) -> dict:
     envs.action_space.seed(args.seed)
     next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     next_episode_starts = torch.ones(args.num_envs, device=device)
-    noise = torch.zeros((args.num_envs,) + agent.noise_shape(envs.single_action_space), device=device)
+    noise = torch.zeros((args.num_envs,) + envs.single_action_space.shape, device=device)
     episode_return = np.zeros(args.num_envs)
     episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
@@ -754,9 +707,6 @@ def main(args: Args) -> dict:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
             gamma = args.final_gamma + frac * (args.gamma - args.final_gamma) if rising_gamma else args.gamma
-            if args.final_logstd is not None:  # constant through the update, so the replay sees the rollout's std
-                with torch.no_grad():
-                    agent.actor_logstd.fill_(args.final_logstd + frac * (args.init_logstd - args.final_logstd))
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
@@ -766,7 +716,7 @@ def main(args: Args) -> dict:
                     seq_states[1][step // seq_len] = state[1]
                 obs[step] = next_obs
                 episode_starts[step] = next_episode_starts
-                noise = next_noise(noise, next_episode_starts, step, args)
+                noise = correlated_noise(noise, next_episode_starts, args.noise_corr)
                 with torch.inference_mode():  # no_grad without autograd's bookkeeping: a fifth of the agent's step on CPU
                     action, logprob, _, value, state = agent.get_action_and_value(
                         next_obs, state, next_episode_starts, noise=noise
@@ -871,11 +821,7 @@ def main(args: Args) -> dict:
             writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
             writer.add_scalar("charts/clip_coef", clip_coef, global_step)
             writer.add_scalar("charts/gamma", gamma, global_step)
-            if agent.actor_logstd_head is None:
-                logstd = agent.actor_logstd.mean().item()
-            else:  # the mean over the last minibatch, from its entropy: per action, 0.5 * log(2 * pi * e) + logstd
-                logstd = entropy_loss.item() / envs.single_action_space.shape[0] - 0.5 * math.log(2 * math.pi * math.e)
-            writer.add_scalar("charts/logstd", logstd, global_step)
+            writer.add_scalar("charts/logstd", agent.actor_logstd.mean().item(), global_step)
             writer.add_scalar("charts/SPS", sps, global_step)
             writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
             writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)

@@ -523,19 +523,3 @@ def test_ctrl_c_finishes_the_wandb_run():
     (run_dir,) = [d for d in os.listdir("wandb") if d.startswith("offline-run-")]
     with open(os.path.join("wandb", run_dir, "logs", "debug.log")) as f:
         assert "finishing run" in f.read()  # left unfinished, the run's log ends at its last scalar
-
-
-@pytest.mark.parametrize("flags", [dict(sde_freq=-1), dict(sde_freq=4, noise_corr=0.5)])
-def test_sde_with_a_negative_frequency_or_with_correlated_noise_fails(capsys, flags):
-    assert "--sde-freq must not be negative" in one_line_error(capsys, "ppo_lstm_continuous", **flags)
-
-
-def test_a_scheduled_logstd_with_sde_fails(capsys):
-    message = one_line_error(capsys, "ppo_lstm_continuous", sde_freq=4, noise_corr=0.0, final_logstd=-2.0)
-    assert "--final-logstd schedules one log-std per action" in message
-
-
-@pytest.mark.parametrize("flags", [dict(final_logstd=-2.0), dict(sde_freq=4, noise_corr=0.0)])
-def test_a_state_logstd_with_a_scheduled_logstd_or_with_sde_fails(capsys, flags):
-    message = one_line_error(capsys, "ppo_lstm_continuous", state_logstd=True, **flags)
-    assert ("--final-logstd schedules one log-std per action" if "final_logstd" in flags else "take one") in message

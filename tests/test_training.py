@@ -180,7 +180,7 @@ def test_reward_scaling_divides_by_the_deviation_of_a_return_restarted_with_each
                                rtol=1e-3)  # fmt: skip
 
 
-@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+@pytest.mark.parametrize("name", ["ppo_lstm_continuous"])
 def test_final_gamma_anneals_the_discount_of_the_advantages_and_the_reward_scale_by_global_step(name, monkeypatch):
     """--final-gamma: each update's advantages and the return that reward scaling tracks are discounted by a gamma
     linear in the global step from --gamma to --final-gamma at --total-timesteps; a resumed run continues the schedule.
@@ -875,26 +875,20 @@ def test_float32_stays_float32_on_a_gpu(name):
             backend.fp32_precision = value
 
 
-def test_head_sizes_shape_both_heads_and_orthogonal_lstm_decides_the_lstm_initialisation():
-    """--head-sizes: the tanh hidden layers of the actor's and the critic's heads, in order (none: a linear head);
-    --no-orthogonal-lstm leaves the LSTMs as PyTorch initialises them (biases not zero, weights not orthogonal)."""
-    module = load("ppo_lstm")
-    envs = type("Envs", (), {"single_observation_space": gym.spaces.Box(-1, 1, (3,)), "single_action_space":
-                             gym.spaces.Discrete(2)})  # fmt: skip
-
-    def shapes(head):
-        return [(layer.in_features, layer.out_features) for layer in head if isinstance(layer, torch.nn.Linear)]
-
-    agent = module.Agent(envs, module.Args(rnn_hidden_size=8, head_sizes=[5, 4]))
-    assert shapes(agent.actor) == [(8, 5), (5, 4), (4, 2)] and shapes(agent.critic) == [(8, 5), (5, 4), (4, 1)]
-    assert sum(isinstance(layer, torch.nn.Tanh) for layer in agent.actor) == 2
-    assert shapes(module.Agent(envs, module.Args(rnn_hidden_size=8, head_sizes=[])).actor) == [(8, 2)]
-    for orthogonal in (True, False):
-        agent = module.Agent(envs, module.Args(rnn_hidden_size=8, orthogonal_lstm=orthogonal))
-        for lstm in (agent.lstm, agent.critic_lstm):
-            w = lstm.weight_hh_l0.detach()  # (4 * 8, 8): orthonormal columns when orthogonal
-            assert torch.allclose(w.T @ w, torch.eye(8), atol=1e-5) == orthogonal
-            assert (lstm.bias_ih_l0.abs().max() == 0) == orthogonal
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_the_lstms_start_orthogonal_with_zero_biases_and_the_heads_have_one_tanh_layer_of_64(name):
+    """Each LSTM (the actor's and the critic's own) starts with orthogonal weights and zero biases; each head is one
+    tanh layer of 64, then its output layer."""
+    module = load(name)
+    space = gym.spaces.Discrete(2) if name == "ppo_lstm" else gym.spaces.Box(-1, 1, (2,))
+    envs = type("Envs", (), {"single_observation_space": gym.spaces.Box(-1, 1, (3,)), "single_action_space": space})
+    agent = module.Agent(envs, module.Args(rnn_hidden_size=8, shared_lstm=False))
+    for lstm in (agent.lstm, agent.critic_lstm):
+        w = lstm.weight_hh_l0.detach()  # (4 * 8, 8): orthonormal columns
+        assert torch.allclose(w.T @ w, torch.eye(8), atol=1e-5) and lstm.bias_ih_l0.abs().max() == 0
+    head = agent.actor if name == "ppo_lstm" else agent.actor_mean
+    linear = [(layer.in_features, layer.out_features) for layer in head if isinstance(layer, torch.nn.Linear)]
+    assert linear == [(8, 64), (64, 2)] and sum(isinstance(layer, torch.nn.Tanh) for layer in head) == 1
 
 
 @pytest.mark.parametrize("name", [*LSTM_SCRIPTS, "ppo_gru_atari"])
@@ -918,15 +912,3 @@ def test_checkpoint_decides_the_mlps_frame_stack():
     resumed = run("ppo_mlp_cartpole", resume=saved, total_timesteps=192, frame_stack=3, save_model=True)
     assert resumed["global_step"] == 192
     assert torch.load(resumed["checkpoint"], weights_only=False)["args"]["frame_stack"] == 2
-
-
-def test_checkpoint_decides_the_head_sizes_and_one_from_before_the_flag_has_the_default(tmp_path):
-    """Trained with --head-sizes 8, a checkpoint is evaluated and resumed with those heads whatever the command line
-    says; a checkpoint whose args do not name head_sizes (written before the flag) loads with the default heads."""
-    saved = run("ppo_lstm", save_model=True, head_sizes=[8])["checkpoint"]
-    assert run("ppo_lstm", eval_checkpoint=saved, eval_episodes=2)["eval_episodes"] == 2
-    assert run("ppo_lstm", resume=saved, total_timesteps=192)["global_step"] == 192
-    old = torch.load(run("ppo_lstm", save_model=True)["checkpoint"], weights_only=False)
-    del old["args"]["head_sizes"]
-    torch.save(old, tmp_path / "old.pt")
-    assert run("ppo_lstm", eval_checkpoint=str(tmp_path / "old.pt"), eval_episodes=2, head_sizes=[8])["eval_episodes"] == 2
