@@ -117,7 +117,7 @@ class Args:
 
 
 def fail(message: str) -> None:
-    """One line for the user, exit code 2, no traceback (CONTRACT section 7)."""
+    """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
 

@@ -94,7 +94,7 @@ class Args:
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
     # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
     norm_obs_until: float = 0.5
-    """the observation statistics stop updating at this fraction of --total-timesteps (1: never, the default before)"""
+    """the observation statistics stop updating at this fraction of --total-timesteps (1: never)"""
     norm_reward: bool = True
     """scale rewards by the running standard deviation of the discounted return"""
 
@@ -118,7 +118,7 @@ class Args:
 
 
 def fail(message: str) -> None:
-    """One line for the user, exit code 2, no traceback (CONTRACT section 7)."""
+    """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
 
@@ -405,16 +405,19 @@ class Agent(nn.Module):
             new_state = torch.cat([h for _, (h, _) in runs]), torch.cat([c for _, (_, c) in runs])
         return [out.reshape(-1, out.shape[-1]) for out in outputs], new_state if need_state else None
 
-    def get_value(self, obs, state, episode_starts):
+    def get_value(self, obs, state, episode_starts, prev_action=None):
         critic_lstm = self.lstm if self.critic_lstm is None else self.critic_lstm  # its own, or the shared one
         critic_state = (state[0][-1:], state[1][-1:])
-        return self.critic(self._unroll([critic_lstm], obs, critic_state, episode_starts, False)[0][0])
+        x = self.inputs(obs, prev_action, episode_starts)
+        return self.critic(self._unroll([critic_lstm], x, critic_state, episode_starts, False)[0][0])
 
     def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True,
-                             action_mask=None):  # fmt: skip
-        # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path
+                             prev_action=None, action_mask=None):  # fmt: skip
+        # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path;
+        # prev_action, the action taken before each step (None: none), is what the critic reads beside the observation
         lstms = [self.lstm] if self.critic_lstm is None else [self.lstm, self.critic_lstm]
-        hiddens, new_state = self._unroll(lstms, obs, state, episode_starts, need_state)
+        x = self.inputs(obs, prev_action, episode_starts)
+        hiddens, new_state = self._unroll(lstms, x, state, episode_starts, need_state)
         hidden, critic_hidden = hiddens[0], hiddens[-1]
         logits = self.actor(hidden)
         if action_mask is not None:  # invalid actions get probability 0; a finite logit keeps the entropy finite
@@ -524,10 +527,10 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
                     obs_t = torch.as_tensor(
                         obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device
                     )
-                    obs_t = agent.inputs(obs_t.view(1, -1), action, episode_start)
                     mask = action_mask(env, info, device) if masked else None
                     action, _, _, _, state = agent.get_action_and_value(
-                        obs_t, state, episode_start, deterministic=not args.eval_sample, action_mask=mask
+                        obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, prev_action=action,
+                        action_mask=mask,
                     )
                 obs, reward, terminated, truncated, info = env.step(action[0].cpu().numpy() + env.action_space.start)
                 episode_return += float(reward)
@@ -708,12 +711,12 @@ def main(args: Args) -> dict:
         close_early(2)
         fail(f"non-finite {what} at update {iteration}" + kept)
 
-    # Rollout storage, (T, N, ...); obs[t] is what the agent read (Agent.inputs), episode_starts[t] marks it as the first
-    # of an episode
-    num_inputs = envs.single_observation_space.shape[0] + agent.prev_action_size
-    obs = torch.zeros((args.num_steps, args.num_envs, num_inputs), device=device)
+    # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode, prev_actions[t] is the
+    # action taken before it (what the critic reads beside it; zeros where an episode starts)
+    obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
     episode_starts = torch.zeros((args.num_steps, args.num_envs), device=device)
     actions = torch.zeros((args.num_steps, args.num_envs) + envs.single_action_space.shape, dtype=torch.long, device=device)
+    prev_actions = torch.zeros_like(actions)
     logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
     rewards = torch.zeros((args.num_steps, args.num_envs), device=device)
     values = torch.zeros((args.num_steps, args.num_envs), device=device)
@@ -752,7 +755,7 @@ def main(args: Args) -> dict:
     action_offset = envs.single_action_space.start  # Discrete(n, start=s) takes s .. s + n - 1
     next_episode_starts = torch.ones(args.num_envs, device=device)
     next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
-    next_obs = agent.inputs(next_obs, None, next_episode_starts)
+    next_prev_action = torch.zeros_like(actions[0])  # none yet: every env starts an episode
     episode_return = np.zeros(args.num_envs)
     episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
@@ -777,11 +780,12 @@ def main(args: Args) -> dict:
                     seq_states[1][step // seq_len] = state[1]
                 obs[step] = next_obs
                 episode_starts[step] = next_episode_starts
+                prev_actions[step] = next_prev_action
                 if masked:
                     action_masks[step] = next_action_mask
                 with torch.inference_mode():  # no_grad without autograd's bookkeeping: a fifth of the agent's step on CPU
                     action, logprob, _, value, state = agent.get_action_and_value(
-                        next_obs, state, next_episode_starts, action_mask=next_action_mask
+                        next_obs, state, next_episode_starts, prev_action=next_prev_action, action_mask=next_action_mask
                     )
                 values[step] = value.flatten()
                 actions[step] = action
@@ -802,11 +806,11 @@ def main(args: Args) -> dict:
                     final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
                     final_state = (state[0][:, truncated_envs], state[1][:, truncated_envs])
                     no_starts = torch.zeros(len(truncated_envs), device=device)
-                    final_obs = agent.inputs(final_obs, action[truncated_envs], no_starts)  # after the episode's last action
-                    with torch.inference_mode():
-                        final_values[step, truncated_envs] = agent.get_value(final_obs, final_state, no_starts).flatten()
+                    with torch.inference_mode():  # after the episode's last action
+                        final_value = agent.get_value(final_obs, final_state, no_starts, action[truncated_envs])
+                        final_values[step, truncated_envs] = final_value.flatten()
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
-                next_obs = agent.inputs(prepare(next_obs_np), action, next_episode_starts)
+                next_obs, next_prev_action = prepare(next_obs_np), action
                 if masked:  # an env that ended has reset: its mask is the new episode's
                     next_action_mask = action_mask(envs, infos, device)
 
@@ -820,7 +824,7 @@ def main(args: Args) -> dict:
                     episode_length[i] = 0
 
             with torch.inference_mode():
-                next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
+                next_value = agent.get_value(next_obs, state, next_episode_starts, next_prev_action).flatten()
             advantages, returns = compute_gae(
                 rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
             )
@@ -832,9 +836,10 @@ def main(args: Args) -> dict:
             def take(x, seqs):  # (seq_len, S, ...) -> (seq_len * M, ...), time-major as the Agent expects
                 return x[:, seqs].reshape(-1, *x.shape[2:])
 
-            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values, b_action_masks = map(
-                to_seqs, (obs, episode_starts, actions, logprobs, advantages, returns, values, action_masks)
+            b_obs, b_episode_starts, b_actions, b_prev_actions, b_logprobs, b_advantages, b_returns, b_values = map(
+                to_seqs, (obs, episode_starts, actions, prev_actions, logprobs, advantages, returns, values)
             )
+            b_action_masks = to_seqs(action_masks)
             # (K, num_lstms, N, hidden) -> (num_lstms, K * N, hidden), in the same sequence order
             b_states = [s.transpose(0, 1).reshape(s.shape[1], -1, s.shape[3]) for s in seq_states]
             num_seqs = b_obs.shape[1]
@@ -847,7 +852,7 @@ def main(args: Args) -> dict:
                     mb_state = (b_states[0][:, mb], b_states[1][:, mb])
                     _, newlogprob, entropy, newvalue, _ = agent.get_action_and_value(
                         take(b_obs, mb), mb_state, take(b_episode_starts, mb), take(b_actions, mb), need_state=False,
-                        action_mask=take(b_action_masks, mb) if masked else None,
+                        prev_action=take(b_prev_actions, mb), action_mask=take(b_action_masks, mb) if masked else None,
                     )
                     logratio = newlogprob - take(b_logprobs, mb)
                     ratio = logratio.exp()

@@ -87,8 +87,7 @@ class Args:
     clip_vloss: bool = True
     """toggles whether or not to use a clipped loss for the value function"""
     ent_coef: float = 0.02
-    """coefficient of the entropy (keeps the log-std from collapsing once the pendulum is swung up; 0.01 before
-    2026-12-01, 0 before that)"""
+    """coefficient of the entropy (keeps the log-std from collapsing once the pendulum is swung up)"""
     vf_coef: float = 0.5
     """coefficient of the value function"""
     max_grad_norm: float = 0.5
@@ -98,12 +97,12 @@ class Args:
     train_time_limit: float = 0.5
     """training episodes end at this fraction of the env's time limit (a truncation, bootstrapped from the value of
     the state reached, so the return learned is the same), for twice the episode starts per step at 0.5; evaluation
-    plays whole episodes (1: the env's own limit, the default before 2026-11-30)"""
+    plays whole episodes (1: the env's own limit)"""
     norm_obs: bool = True
     """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
     # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
     norm_obs_until: float = 0.3
-    """the observation statistics stop updating at this fraction of --total-timesteps (1: never, the default before)"""
+    """the observation statistics stop updating at this fraction of --total-timesteps (1: never)"""
     norm_reward: bool = True
     """scale rewards by the running standard deviation of the discounted return"""
     reward_floor: float | None = None
@@ -123,13 +122,13 @@ class Args:
     """zero the recurrent state where a new episode starts"""
     shared_lstm: bool = True
     """the critic reads the actor's LSTM (as CleanRL; on PendulumNoVel-v1 it learned as well as with its own and made a
-    third more steps per second) instead of having its own (as sb3-contrib; --no-shared-lstm, the default before)"""
+    third more steps per second) instead of having its own (as sb3-contrib; --no-shared-lstm)"""
     fast_rnn: bool = True
     """train the LSTM over whole episode spans in one packed call; off: the per-step reference loop"""
 
 
 def fail(message: str) -> None:
-    """One line for the user, exit code 2, no traceback (CONTRACT section 7)."""
+    """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
 

@@ -69,7 +69,7 @@ class Args:
     gae_lambda: float = 0.8
     """the lambda for the general advantage estimation"""
     num_minibatches: int = 2
-    """the number of mini-batches (2, not the zoo's 1: sooner to 475 on CartPole-v1, see the README)"""
+    """the number of mini-batches (2, not the zoo's 1: sooner to 475 on CartPole-v1)"""
     update_epochs: int = 20
     """the K epochs to update the policy"""
     norm_adv: bool = True
@@ -99,7 +99,7 @@ class Args:
 
 
 def fail(message: str) -> None:
-    """One line for the user, exit code 2, no traceback (CONTRACT section 7)."""
+    """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
 

@@ -142,7 +142,7 @@ def make_agent(multi: bool):
 
 def test_multidiscrete_logprob_and_entropy_are_the_sums_over_the_heads():
     agent = make_agent(multi=True)
-    obs, state = agent.inputs(torch.eye(3)[torch.tensor([0, 1, 2, 1])], None, torch.ones(4)), agent.get_initial_state(4)
+    obs, state = torch.eye(3)[torch.tensor([0, 1, 2, 1])], agent.get_initial_state(4)
     mask = torch.tensor([[1, 0, 1, 0, 1, 1, 0], [1, 1, 1, 1, 1, 1, 1], [0, 0, 1, 1, 0, 0, 0], [1, 1, 0, 0, 0, 0, 1]]).bool()
     with torch.no_grad():
         action, logprob, entropy, _, _ = agent.get_action_and_value(obs, state, torch.ones(4), action_mask=mask)
@@ -172,7 +172,7 @@ def test_masked_sequence_matches_masked_steps(multi):
     if multi:
         mask[:, 3] = True
     starts = (torch.rand(T * N, generator=g) < 0.2).float()
-    obs, state = agent.inputs(obs, None, starts), agent.get_initial_state(N)  # the critic's previous action: none
+    state = agent.get_initial_state(N)  # the critic's previous action: none (zeros)
     with torch.no_grad():
         action, *_ = agent.get_action_and_value(obs, state, starts, action_mask=mask)  # sampled under the masks
         _, logprob, entropy, _, _ = agent.get_action_and_value(obs, state, starts, action, need_state=False, action_mask=mask)

@@ -70,10 +70,12 @@ def test_the_inputs_are_the_observation_then_the_previous_actions_one_hot(env_id
 
 
 def random_inputs(agent, generator_seed: int = 1):
+    """Observations, a start state, actions and the previous actions, time-major over T steps of N envs."""
     g = torch.Generator().manual_seed(generator_seed)
-    obs = agent.inputs(torch.randn(T * N, 3, generator=g), torch.randint(0, 3, (T * N,), generator=g), STARTS.view(-1))
+    obs, prev_action = torch.randn(T * N, 3, generator=g), torch.randint(0, 3, (T * N,), generator=g)
     h, c = agent.get_initial_state(N)
-    return obs, (torch.randn(h.shape, generator=g), torch.randn(c.shape, generator=g)), torch.randint(0, 3, (T * N,))
+    state = (torch.randn(h.shape, generator=g), torch.randn(c.shape, generator=g))
+    return obs, state, torch.randint(0, 3, (T * N,)), prev_action
 
 
 @pytest.mark.parametrize("fast_rnn", [True, False])
@@ -81,19 +83,20 @@ def test_one_call_over_the_sequence_matches_single_steps(fast_rnn):
     """The recurrence's proof (test_lstm_recurrence.py) with the previous action in the critic's input: the training
     update's call and the rollout's give what T calls of one step give, the state carried."""
     agent = agent_for("RandomEnds-v0", fast_rnn=fast_rnn, **FLAG)
-    assert_one_call_matches_single_steps(agent, *random_inputs(agent))
+    obs, state, actions, prev_action = random_inputs(agent)
+    assert_one_call_matches_single_steps(agent, obs, state, actions, prev_action)
 
 
 @pytest.mark.parametrize("need_state", [True, False])
 def test_the_actor_reads_the_observation_alone_and_the_critic_the_previous_action_too(need_state):
     agent = agent_for("RandomEnds-v0", **FLAG)
-    obs, state, actions = random_inputs(agent)
-    other = obs.clone()
-    other[:, 3:] = other[:, 3:].roll(1, dims=1)  # every previous action another one; zeros stay zeros
+    obs, state, actions, prev_action = random_inputs(agent)
+    other = (prev_action + 1) % 3  # every previous action another one
     done = STARTS.reshape(-1)
     with torch.no_grad():
-        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=need_state)
-        _, logprob_other, _, value_other, _ = agent.get_action_and_value(other, state, done, actions, need_state=need_state)
+        seen = [agent.get_action_and_value(obs, state, done, actions, need_state=need_state, prev_action=previous)
+                for previous in (prev_action, other)]  # fmt: skip
+        (_, logprob, _, value, _), (_, logprob_other, _, value_other, _) = seen
     torch.testing.assert_close(logprob, logprob_other, atol=0, rtol=0)
     assert (value - value_other).abs().max() > 1e-3
 
@@ -107,17 +110,18 @@ def record_rollout(module, monkeypatch) -> tuple[list, list, list]:
 
     def spy_act(self, obs, state, episode_starts, action=None, **kwargs):
         result = act(self, obs, state, episode_starts, action, **kwargs)
-        if action is None:
-            record = (obs.clone(), episode_starts.clone(), result[0], result[4])
+        if action is None:  # what the agent read: the observation, then the previous action's one-hot
+            record = (self.inputs(obs, kwargs.get("prev_action"), episode_starts), episode_starts.clone(), result[0],
+                      result[4])  # fmt: skip
             (evaluation if kwargs.get("deterministic") else steps).append(record)
         return result
 
-    def spy_value(self, obs, state, episode_starts):
+    def spy_value(self, obs, state, episode_starts, prev_action=None):
         if episode_starts.sum() == 0 and len(obs) < 4:  # the bootstrap of the envs cut at the step just taken
             _, _, actions, (h, _) = steps[-1]  # which envs: the columns of the state they reached
             envs = [next(i for i in range(h.shape[1]) if torch.equal(h[:, i], state[0][:, j])) for j in range(len(obs))]
-            cuts.append((obs.clone(), actions[envs]))
-        return value(self, obs, state, episode_starts)
+            cuts.append((self.inputs(obs, prev_action, episode_starts), actions[envs]))
+        return value(self, obs, state, episode_starts, prev_action)
 
     monkeypatch.setattr(module.Agent, "get_action_and_value", spy_act)
     monkeypatch.setattr(module.Agent, "get_value", spy_value)
@@ -149,6 +153,33 @@ def test_the_rollout_feeds_the_action_just_taken_and_zeros_where_an_episode_star
         expected = torch.zeros(k) if episode_start[0] else one_hot(evaluation[t - 1][2][0].numpy(), sizes)
         torch.testing.assert_close(obs[0, 3:], expected, atol=0, rtol=0)
     assert sum(int(s[0]) for _, s, *_ in evaluation) == 3  # each of the 3 episodes opened with zeros
+
+
+def test_the_replay_gives_the_critic_the_previous_actions_it_read_in_the_rollout(monkeypatch):
+    """The update's first minibatch values each step as the rollout did: the critic is replayed with the previous
+    actions it read. A replay that left them out would still give a ratio of 1 (the actor reads the observation
+    alone), so the values are compared, env by env and step by step."""
+    module = load("ppo_lstm")
+    rollout, replay = [], []  # (obs, values) of every rollout step; of the update's first call
+    act = module.Agent.get_action_and_value
+
+    def spy(self, obs, state, episode_starts, action=None, **kwargs):
+        result = act(self, obs, state, episode_starts, action, **kwargs)
+        if action is None and not kwargs.get("deterministic"):
+            rollout.append((obs.clone(), result[3].flatten().clone()))
+        elif kwargs.get("need_state") is False and not replay:
+            replay.append((obs.detach().clone(), result[3].detach().flatten().clone()))
+        return result
+
+    monkeypatch.setattr(module.Agent, "get_action_and_value", spy)
+    run("ppo_lstm", env_id="RandomEnds-v0", num_minibatches=1, update_epochs=1, eval_episodes=0, **FLAG)
+    obs, values = replay[0]  # time-major over the 4 envs, in the minibatch's order
+    steps = len(obs) // 4
+    first = rollout[:steps]
+    for j in range(4):
+        (env,) = [e for e in range(4) if torch.equal(first[0][0][e], obs[j])]
+        for t in range(steps):
+            assert values[t * 4 + j].item() == pytest.approx(first[t][1][env].item(), abs=1e-5)
 
 
 @pytest.mark.parametrize("fast_rnn", [True, False])

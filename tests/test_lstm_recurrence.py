@@ -22,9 +22,7 @@ def make_agent(name: str = "ppo_lstm", **kwargs):
 def random_inputs(agent):
     g = torch.Generator().manual_seed(1)
     obs_dim = agent.lstm.input_size
-    obs = torch.randn(T * N, obs_dim, generator=g)  # time-major: all N envs at t=0, then t=1, ...
-    if getattr(agent, "prev_action_size", 0):  # ppo_lstm.py's critic reads the previous action's one-hot as well
-        obs = agent.inputs(obs, torch.randint(0, agent.prev_action_size, (T * N,), generator=g), STARTS.view(-1))
+    obs = torch.randn(T * N, obs_dim, generator=g)  # time-major: all N envs at t=0, then t=1, ...; observations alone
     h, c = agent.get_initial_state(N)
     state = (torch.randn(h.shape, generator=g), torch.randn(c.shape, generator=g))  # non-zero: it must be used
     if hasattr(agent, "actor_logstd"):  # continuous: (T * N, action_dim) samples
@@ -34,11 +32,12 @@ def random_inputs(agent):
     return obs, state, actions
 
 
-def stepwise(agent, obs, state, done, actions):
+def stepwise(agent, obs, state, done, actions, prev_action=None):
     logprobs, values = [], []
     for t in range(T):
         rows = slice(t * N, (t + 1) * N)
-        _, logprob, _, value, state = agent.get_action_and_value(obs[rows], state, done[rows], actions[rows])
+        extra = {} if prev_action is None else {"prev_action": prev_action[rows]}
+        _, logprob, _, value, state = agent.get_action_and_value(obs[rows], state, done[rows], actions[rows], **extra)
         logprobs.append(logprob)
         values.append(value)
     return torch.cat(logprobs), torch.cat(values), state
@@ -54,14 +53,16 @@ def test_sequence_logprobs_match_stepwise(name, fast_rnn, shared_lstm):
     assert_one_call_matches_single_steps(agent, *random_inputs(agent))
 
 
-def assert_one_call_matches_single_steps(agent, obs, state, actions):
+def assert_one_call_matches_single_steps(agent, obs, state, actions, prev_action=None):
     """The training update's call and the rollout's over T steps of N envs (episodes starting at STARTS) give the
-    logprobs, values and final state of T calls of one step, the state carried (to 1e-5)."""
+    logprobs, values and final state of T calls of one step, the state carried (to 1e-5); `prev_action`, where given,
+    is what ppo_lstm.py's critic reads beside the observation."""
     done = STARTS.reshape(-1)
+    extra = {} if prev_action is None else {"prev_action": prev_action}
     with torch.no_grad():
-        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=False)
-        _, logprob_s, _, value_s, (h, c) = agent.get_action_and_value(obs, state, done, actions)
-        ref_logprob, ref_value, (ref_h, ref_c) = stepwise(agent, obs, state, done, actions)
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=False, **extra)
+        _, logprob_s, _, value_s, (h, c) = agent.get_action_and_value(obs, state, done, actions, **extra)
+        ref_logprob, ref_value, (ref_h, ref_c) = stepwise(agent, obs, state, done, actions, prev_action)
     torch.testing.assert_close(logprob, ref_logprob, atol=1e-5, rtol=0)
     torch.testing.assert_close(value, ref_value, atol=1e-5, rtol=0)
     torch.testing.assert_close(logprob_s, ref_logprob, atol=1e-5, rtol=0)
@@ -69,7 +70,7 @@ def assert_one_call_matches_single_steps(agent, obs, state, actions):
     torch.testing.assert_close(h, ref_h, atol=1e-5, rtol=0)
     torch.testing.assert_close(c, ref_c, atol=1e-5, rtol=0)
     with torch.no_grad():  # get_value runs the same recurrence
-        torch.testing.assert_close(agent.get_value(obs, state, done), ref_value, atol=1e-5, rtol=0)
+        torch.testing.assert_close(agent.get_value(obs, state, done, **extra), ref_value, atol=1e-5, rtol=0)
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)

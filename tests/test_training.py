@@ -129,16 +129,16 @@ def test_truncation_is_bootstrapped_with_the_episodes_own_state(name, monkeypatc
     """A cut episode's final observation is valued with the state the episode reached: the same value as replaying
     the whole episode and its final observation from a zero state (a zeroed or reset state would differ)."""
     module = load(name)
-    history, checked = [], []  # (obs, episode_starts) of every rollout step; (value the script used, replayed value)
+    history, checked = [], []  # (obs, episode_starts, previous actions) of every rollout step; (used, replayed value)
     act, value = module.Agent.get_action_and_value, module.Agent.get_value
 
     def spy_act(self, obs, state, episode_starts, action=None, **kwargs):
         if action is None and not kwargs.get("deterministic"):
-            history.append((obs.clone(), episode_starts.clone()))
+            history.append((obs.clone(), episode_starts.clone(), kwargs.get("prev_action")))
         return act(self, obs, state, episode_starts, action, **kwargs)
 
-    def spy_value(self, obs, state, episode_starts):
-        result = value(self, obs, state, episode_starts)
+    def spy_value(self, obs, state, episode_starts, *prev_action):  # ppo_lstm.py's critic reads the previous action
+        result = value(self, obs, state, episode_starts, *prev_action)
         if len(history) % 16 and len(obs) == 4:  # every env cut at once, inside a rollout (not its last value)
             t = len(history) - 1
             for i in range(4):
@@ -148,7 +148,8 @@ def test_truncation_is_bootstrapped_with_the_episodes_own_state(name, monkeypatc
                 episode = torch.stack([history[k][0][i] for k in range(start, t + 1)] + [obs[i]])
                 starts = torch.zeros(len(episode), device=obs.device)
                 starts[0] = 1.0
-                replayed = value(self, episode, self.get_initial_state(1), starts)[-1]
+                before = [torch.stack([history[k][2][i] for k in range(start, t + 1)] + [p[i]]) for p in prev_action]
+                replayed = value(self, episode, self.get_initial_state(1), starts, *before)[-1]
                 checked.append((result[i].item(), replayed.item()))
         return result
 
@@ -666,8 +667,6 @@ def test_deterministic_action_is_the_most_probable_one(name):
             if isinstance(layer, torch.nn.Linear):
                 layer.weight.normal_()
         obs = torch.randn(64, 3) * 5
-        if name == "ppo_lstm":  # what its agent reads at an episode's first step: no previous action
-            obs = agent.inputs(obs, None, torch.ones(64))
         recurrent = (agent.get_initial_state(64), torch.ones(64)) if name == "ppo_lstm" else ()
         chosen = agent.get_action_and_value(obs, *recurrent, deterministic=True)[0]
         logprobs = torch.stack([agent.get_action_and_value(obs, *recurrent, torch.full((64,), a))[1] for a in (0, 1)])
