@@ -11,7 +11,6 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -121,6 +120,10 @@ def fail(message: str) -> None:
     """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
+
+
+class NonFinite(Exception):
+    """A non-finite observation, loss or weight: the run stops with one line and keeps its last good update."""
 
 
 # Environments: masked-velocity ids (as rl-baselines3-zoo) and a memory task of our own
@@ -310,10 +313,11 @@ class Agent(nn.Module):
     def __init__(self, envs: gym.vector.VectorEnv, args: Args):
         super().__init__()
         obs_dim, hidden = envs.single_observation_space.shape[0], args.rnn_hidden_size
-        # Discrete(n): n logits; MultiDiscrete(nvec): one categorical head of nvec[i] logits per dimension
         space = envs.single_action_space
-        self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
-        num_logits = int(space.n) if self.nvec is None else sum(self.nvec)
+        # one categorical head per action dimension; Discrete(n) is MultiDiscrete([n]) with the dimension dropped
+        self.discrete = isinstance(space, gym.spaces.Discrete)
+        self.nvec = [int(space.n)] if self.discrete else space.nvec.tolist()
+        num_logits = sum(self.nvec)
         # the agent's input: the observation, then with --critic-prev-action the previous action's one-hot (see inputs)
         self.prev_action_size = num_logits if args.critic_prev_action and not args.shared_lstm else 0
         self.lstm = nn.LSTM(obs_dim, hidden)
@@ -339,9 +343,9 @@ class Agent(nn.Module):
             return obs
         one_hot = obs.new_zeros(obs.shape[0], self.prev_action_size)
         if prev_action is not None:
-            sizes = [self.prev_action_size] if self.nvec is None else self.nvec
             parts = prev_action.view(obs.shape[0], -1).unbind(-1)
-            one_hot = torch.cat([nn.functional.one_hot(a, n) for a, n in zip(parts, sizes, strict=True)], -1).to(obs.dtype)
+            one_hot = torch.cat([nn.functional.one_hot(a, n) for a, n in zip(parts, self.nvec, strict=True)], -1)
+            one_hot = one_hot.to(obs.dtype)
             one_hot = one_hot * (1.0 - episode_starts).view(-1, 1)
         return torch.cat([obs, one_hot], -1)
 
@@ -422,18 +426,12 @@ class Agent(nn.Module):
         logits = self.actor(hidden)
         if action_mask is not None:  # invalid actions get probability 0; a finite logit keeps the entropy finite
             logits = logits.masked_fill(~action_mask, -1e8)
-        value = self.critic(critic_hidden)
-        if self.nvec is None:
-            action, logprob, entropy = categorical(logits, action, deterministic)
-            return action, logprob, entropy, value, new_state
-        # MultiDiscrete: actions (B, D), one head per dimension; the joint logprob and entropy are the heads' sums
-        parts = logits.split(self.nvec, dim=-1)
-        given = [None] * len(parts) if action is None else action.unbind(-1)
-        heads = [categorical(part, a, deterministic) for part, a in zip(parts, given, strict=True)]
-        action = torch.stack([head[0] for head in heads], dim=-1)
-        logprob = torch.stack([head[1] for head in heads]).sum(0)
+        given = [None] * len(self.nvec) if action is None else action.view(len(obs), -1).unbind(-1)
+        heads = [categorical(part, a, deterministic) for part, a in zip(logits.split(self.nvec, -1), given, strict=True)]
+        action = torch.stack([head[0] for head in heads], dim=-1)  # (B, D)
+        logprob = torch.stack([head[1] for head in heads]).sum(0)  # the joint logprob and entropy: the heads' sums
         entropy = torch.stack([head[2] for head in heads]).sum(0)
-        return action, logprob, entropy, value, new_state
+        return action.squeeze(-1) if self.discrete else action, logprob, entropy, self.critic(critic_hidden), new_state
 
 
 def categorical(logits: torch.Tensor, action: torch.Tensor | None = None, deterministic: bool = False) -> tuple:
@@ -508,6 +506,18 @@ def has_action_masks(envs: gym.vector.VectorEnv) -> bool:
     return True
 
 
+def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update: bool = False) -> torch.Tensor:
+    """Raw env observations -> the agent's input, for the rollout and the evaluation alike: checked finite, then
+    normalised with the running statistics (updated where `update`, frozen elsewhere)."""
+    if not np.isfinite(obs).all():
+        raise NonFinite("observation")
+    if args.norm_obs:
+        if update:
+            obs_rms.update(obs)
+        obs = obs_rms.normalize(obs)
+    return torch.as_tensor(obs, dtype=torch.float32, device=device)
+
+
 def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd,
              masked: bool) -> list[float]:  # fmt: skip
     """Full episodes on a fresh env, the most likely action (or, with --eval-sample, one drawn from the policy), the
@@ -524,13 +534,10 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
             episode_return, ended, action = 0.0, False, None
             while not ended:
                 with torch.inference_mode():
-                    obs_t = torch.as_tensor(
-                        obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device
-                    )
+                    obs_t = prepare(obs[None], obs_rms, args, device)
                     mask = action_mask(env, info, device) if masked else None
                     action, _, _, _, state = agent.get_action_and_value(
-                        obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, prev_action=action,
-                        action_mask=mask,
+                        obs_t, state, episode_start, deterministic=not args.eval_sample, prev_action=action, action_mask=mask
                     )
                 obs, reward, terminated, truncated, info = env.step(action[0].cpu().numpy() + env.action_space.start)
                 episode_return += float(reward)
@@ -626,6 +633,36 @@ def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_ste
                           "global_step": global_step, "iteration": iteration})  # fmt: skip
 
 
+def save(state: dict | None, run_dir: str, args: Args) -> str | None:
+    if state is None:
+        return None
+    path = os.path.join(run_dir, f"{args.exp_name}.pt")
+    torch.save(state, path)
+    return path
+
+
+def close_run(writer: SummaryWriter, envs: gym.vector.VectorEnv, args: Args, sigterm_handler, exit_code: int) -> None:
+    """Closes what a stopped run opened, its logs whole."""
+    on_sigterm(sigterm_handler)
+    writer.close()
+    envs.close()
+    if args.track:
+        import wandb
+
+        wandb.finish(exit_code=exit_code)
+
+
+def to_seqs(x: torch.Tensor, seq_len: int) -> torch.Tensor:
+    """(T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N: sequence k * N + n is env n's k-th piece."""
+    num_envs, rest = x.shape[1], x.shape[2:]
+    return x.view(-1, seq_len, num_envs, *rest).transpose(0, 1).reshape(seq_len, -1, *rest)
+
+
+def take(x: torch.Tensor, seqs: torch.Tensor) -> torch.Tensor:
+    """(seq_len, S, ...) -> (seq_len * M, ...) for M sequences, time-major as the Agent expects."""
+    return x[:, seqs].reshape(-1, *x.shape[2:])
+
+
 def main(args: Args) -> dict:
     check_args(args)
     checkpoint_file = args.resume or args.eval_checkpoint
@@ -680,36 +717,7 @@ def main(args: Args) -> dict:
     writer = SummaryWriter(run_dir, flush_secs=5)
     writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
-    def save(snapshot: dict) -> str:
-        path = os.path.join(run_dir, f"{args.exp_name}.pt")
-        torch.save(snapshot, path)
-        return path
-
-    previous_handler = signal.getsignal(signal.SIGTERM)  # the training loop stops on SIGTERM as on Ctrl-C (below)
-
-    def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
-        on_sigterm(previous_handler)
-        writer.close()
-        envs.close()
-        if args.track:
-            wandb.finish(exit_code=exit_code)
-
-    def stopped(stop: BaseException, when: str) -> NoReturn:  # keeps the last update, closes, says so, passes it on
-        interrupted = isinstance(stop, KeyboardInterrupt)
-        path = save(last_good) if args.save_model else None
-        close_early(130 if interrupted else 1)
-        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
-        what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
-        print(f"{what} {when}" + kept, file=sys.stderr)
-        if not interrupted:
-            raise stop  # as it came, its traceback after the line above
-        raise SystemExit(130) from None
-
-    def stop_non_finite(what: str) -> None:
-        path = save(last_good) if args.save_model else None
-        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
-        close_early(2)
-        fail(f"non-finite {what} at update {iteration}" + kept)
+    previous_handler = signal.getsignal(signal.SIGTERM)  # the run stops on SIGTERM as on Ctrl-C (below)
 
     # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode, prev_actions[t] is the
     # action taken before it (what the critic reads beside it; zeros where an episode starts)
@@ -730,15 +738,6 @@ def main(args: Args) -> dict:
     # the global step from which the observation statistics stay as they are (never with --norm-obs-until 1)
     obs_stats_until = args.norm_obs_until * args.total_timesteps if args.norm_obs_until < 1.0 else float("inf")
 
-    def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
-        if not np.isfinite(obs_np).all():
-            stop_non_finite("observation")
-        if args.norm_obs:
-            if update and global_step < obs_stats_until:
-                obs_rms.update(obs_np)
-            obs_np = obs_rms.normalize(obs_np)
-        return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
-
     last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
     next_obs, infos = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
@@ -750,21 +749,22 @@ def main(args: Args) -> dict:
     if masked:
         next_action_mask = action_mask(envs, infos, device)
         if next_action_mask.shape[1] != num_logits:
-            close_early(2)
+            close_run(writer, envs, args, previous_handler, 2)
             fail(f"the env's action mask has {next_action_mask.shape[1]} entries per env, not {num_logits} (one per action)")
     action_offset = envs.single_action_space.start  # Discrete(n, start=s) takes s .. s + n - 1
     next_episode_starts = torch.ones(args.num_envs, device=device)
-    next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     next_prev_action = torch.zeros_like(actions[0])  # none yet: every env starts an episode
     episode_return = np.zeros(args.num_envs)
     episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
     start_time, start_step = time.time(), global_step
-    # `timeout` and cluster schedulers stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so
-    # that a long run can go in time-limited pieces, each resuming the last
+    # SIGTERM (`timeout`, cluster schedulers) stops the run as Ctrl-C does: a long run goes in resumable pieces
     on_sigterm(stop_as_ctrl_c)
+    where = "at global step"
     try:
+        # evaluating a checkpoint leaves its statistics as saved
+        next_obs = prepare(next_obs, obs_rms, args, device, not args.eval_checkpoint and global_step < obs_stats_until)
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedules follow the global step, so that a resumed run continues them wherever it left off
             frac = 1.0 - global_step / schedule_steps
@@ -803,14 +803,15 @@ def main(args: Args) -> dict:
                 truncations[step] = torch.as_tensor(truncated, device=device)
                 truncated_envs = np.flatnonzero(truncated & ~terminated)
                 if len(truncated_envs):  # bootstrap a time-limit cut from its final obs, seen with the episode's own state
-                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
+                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), obs_rms, args, device)
                     final_state = (state[0][:, truncated_envs], state[1][:, truncated_envs])
                     no_starts = torch.zeros(len(truncated_envs), device=device)
                     with torch.inference_mode():  # after the episode's last action
                         final_value = agent.get_value(final_obs, final_state, no_starts, action[truncated_envs])
                         final_values[step, truncated_envs] = final_value.flatten()
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
-                next_obs, next_prev_action = prepare(next_obs_np), action
+                next_obs = prepare(next_obs_np, obs_rms, args, device, update=global_step < obs_stats_until)
+                next_prev_action = action
                 if masked:  # an env that ended has reset: its mask is the new episode's
                     next_action_mask = action_mask(envs, infos, device)
 
@@ -829,17 +830,12 @@ def main(args: Args) -> dict:
                 rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
             )
 
-            # Sequences: (T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N, sequence k * N + n = env n's k-th piece
-            def to_seqs(x):
-                return x.view(-1, seq_len, args.num_envs, *x.shape[2:]).transpose(0, 1).reshape(seq_len, -1, *x.shape[2:])
-
-            def take(x, seqs):  # (seq_len, S, ...) -> (seq_len * M, ...), time-major as the Agent expects
-                return x[:, seqs].reshape(-1, *x.shape[2:])
-
-            b_obs, b_episode_starts, b_actions, b_prev_actions, b_logprobs, b_advantages, b_returns, b_values = map(
-                to_seqs, (obs, episode_starts, actions, prev_actions, logprobs, advantages, returns, values)
+            # Sequences: (T, N, ...) -> (seq_len, S, ...), each env's rollout cut into pieces of seq_len steps
+            stored = (obs, episode_starts, actions, prev_actions, logprobs, advantages, returns, values)
+            b_obs, b_episode_starts, b_actions, b_prev_actions, b_logprobs, b_advantages, b_returns, b_values = (
+                to_seqs(x, seq_len) for x in stored
             )
-            b_action_masks = to_seqs(action_masks)
+            b_action_masks = to_seqs(action_masks, seq_len)
             # (K, num_lstms, N, hidden) -> (num_lstms, K * N, hidden), in the same sequence order
             b_states = [s.transpose(0, 1).reshape(s.shape[1], -1, s.shape[3]) for s in seq_states]
             num_seqs = b_obs.shape[1]
@@ -868,7 +864,7 @@ def main(args: Args) -> dict:
                         clip_coef, args,
                     )
                     if not torch.isfinite(loss):
-                        stop_non_finite("loss")
+                        raise NonFinite("loss")
 
                     optimizer.zero_grad()
                     loss.backward()
@@ -878,37 +874,50 @@ def main(args: Args) -> dict:
                 if args.target_kl is not None and approx_kl > args.target_kl:
                     break
             if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
-                stop_non_finite("weights")
+                raise NonFinite("weights")
             last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
-            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-            writer.add_scalar("charts/clip_coef", clip_coef, global_step)
-            writer.add_scalar("charts/SPS", sps, global_step)
-            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
-            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
-            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
-            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
-            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
-            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
-            writer.add_scalar("losses/explained_variance", explained_var, global_step)
-            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
+            scalars = {
+                "charts/learning_rate": optimizer.param_groups[0]["lr"],
+                "charts/clip_coef": clip_coef,
+                "charts/SPS": sps,
+                "losses/value_loss": v_loss.item(),
+                "losses/policy_loss": pg_loss.item(),
+                "losses/entropy": entropy_loss.item(),
+                "losses/old_approx_kl": old_approx_kl.item(),
+                "losses/approx_kl": approx_kl.item(),
+                "losses/clipfrac": np.mean(clipfracs),
+                "losses/explained_variance": np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y,
+                "losses/first_ratio_error": first_ratio_error,
+            }
+            for key, value in scalars.items():
+                writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
-    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
-        stopped(stop, f"at global step {global_step}")
-    on_sigterm(previous_handler)
-    envs.close()
-    train_time = time.time() - start_time
-    checkpoint_path = save(last_good) if args.save_model else None
 
-    try:  # Ctrl-C or an error in the evaluation closes the run as in the loop
+        envs.close()
+        train_time = time.time() - start_time
+        checkpoint_path = save(last_good, run_dir, args)
+        where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, device, run_name, obs_rms, masked) if args.eval_episodes > 0 else []
-    except (KeyboardInterrupt, Exception) as stop:
-        stopped(stop, f"in the evaluation after global step {global_step}")
+    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C or SIGTERM, a non-finite value, an error (the env's, say)
+        path = save(last_good, run_dir, args)
+        code = 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
+        close_run(writer, envs, args, previous_handler, code)
+        step = last_good["global_step"] if last_good else None
+        if isinstance(stop, NonFinite):
+            kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
+            fail(f"non-finite {stop} at update {iteration}" + kept)
+        kept = f"; checkpoint at global step {step}: {path}" if path else ""
+        what = "interrupted" if code == 130 else f"stopped by {type(stop).__name__}"
+        print(f"{what} {where} {global_step}" + kept, file=sys.stderr)
+        if code == 130:
+            raise SystemExit(130) from None
+        raise  # as it came, its traceback after the line above
+    on_sigterm(previous_handler)
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     trained = global_step - start_step

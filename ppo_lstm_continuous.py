@@ -12,7 +12,6 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -131,6 +130,10 @@ def fail(message: str) -> None:
     """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
+
+
+class NonFinite(Exception):
+    """A non-finite observation, loss or weight: the run stops with one line and keeps its last good update."""
 
 
 # Environments: masked-velocity ids, as rl-baselines3-zoo (velocity entries zeroed, shape kept)
@@ -450,6 +453,18 @@ def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef: f
     return loss, pg_loss, v_loss, entropy_loss
 
 
+def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update: bool = False) -> torch.Tensor:
+    """Raw env observations -> the agent's input, for the rollout and the evaluation alike: checked finite, then
+    normalised with the running statistics (updated where `update`, frozen elsewhere)."""
+    if not np.isfinite(obs).all():
+        raise NonFinite("observation")
+    if args.norm_obs:
+        if update:
+            obs_rms.update(obs)
+        obs = obs_rms.normalize(obs)
+    return torch.as_tensor(obs, dtype=torch.float32, device=device)
+
+
 def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
     """Full episodes on a fresh env, the mean action (or, with --eval-sample, a sample drawn as in training), the
     state carried within and reset between episodes; observations are normalised with the training statistics, frozen."""
@@ -468,11 +483,9 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
                 if args.eval_sample:  # the exploration noise of training, drawn afresh with each episode
                     noise = correlated_noise(noise, episode_start, args.noise_corr)
                 with torch.inference_mode():
-                    obs_t = torch.as_tensor(
-                        obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device
-                    )
+                    obs_t = prepare(obs[None], obs_rms, args, device)
                     action, _, _, _, state = agent.get_action_and_value(
-                        obs_t.view(1, -1), state, episode_start, deterministic=not args.eval_sample, noise=noise
+                        obs_t, state, episode_start, deterministic=not args.eval_sample, noise=noise
                     )
                 action = np.clip(action[0].cpu().numpy(), env.action_space.low, env.action_space.high)
                 obs, reward, terminated, truncated, _ = env.step(action)
@@ -571,6 +584,36 @@ def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_ste
                           "global_step": global_step, "iteration": iteration})  # fmt: skip
 
 
+def save(state: dict | None, run_dir: str, args: Args) -> str | None:
+    if state is None:
+        return None
+    path = os.path.join(run_dir, f"{args.exp_name}.pt")
+    torch.save(state, path)
+    return path
+
+
+def close_run(writer: SummaryWriter, envs: gym.vector.VectorEnv, args: Args, sigterm_handler, exit_code: int) -> None:
+    """Closes what a stopped run opened, its logs whole."""
+    on_sigterm(sigterm_handler)
+    writer.close()
+    envs.close()
+    if args.track:
+        import wandb
+
+        wandb.finish(exit_code=exit_code)
+
+
+def to_seqs(x: torch.Tensor, seq_len: int) -> torch.Tensor:
+    """(T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N: sequence k * N + n is env n's k-th piece."""
+    num_envs, rest = x.shape[1], x.shape[2:]
+    return x.view(-1, seq_len, num_envs, *rest).transpose(0, 1).reshape(seq_len, -1, *rest)
+
+
+def take(x: torch.Tensor, seqs: torch.Tensor) -> torch.Tensor:
+    """(seq_len, S, ...) -> (seq_len * M, ...) for M sequences, time-major as the Agent expects."""
+    return x[:, seqs].reshape(-1, *x.shape[2:])
+
+
 def main(args: Args) -> dict:
     check_args(args)
     checkpoint_file = args.resume or args.eval_checkpoint
@@ -627,36 +670,7 @@ def main(args: Args) -> dict:
     writer = SummaryWriter(run_dir, flush_secs=5)
     writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
-    def save(snapshot: dict) -> str:
-        path = os.path.join(run_dir, f"{args.exp_name}.pt")
-        torch.save(snapshot, path)
-        return path
-
-    previous_handler = signal.getsignal(signal.SIGTERM)  # the training loop stops on SIGTERM as on Ctrl-C (below)
-
-    def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
-        on_sigterm(previous_handler)
-        writer.close()
-        envs.close()
-        if args.track:
-            wandb.finish(exit_code=exit_code)
-
-    def stopped(stop: BaseException, when: str) -> NoReturn:  # keeps the last update, closes, says so, passes it on
-        interrupted = isinstance(stop, KeyboardInterrupt)
-        path = save(last_good) if args.save_model else None
-        close_early(130 if interrupted else 1)
-        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
-        what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
-        print(f"{what} {when}" + kept, file=sys.stderr)
-        if not interrupted:
-            raise stop  # as it came, its traceback after the line above
-        raise SystemExit(130) from None
-
-    def stop_non_finite(what: str) -> None:
-        path = save(last_good) if args.save_model else None
-        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
-        close_early(2)
-        fail(f"non-finite {what} at update {iteration}" + kept)
+    previous_handler = signal.getsignal(signal.SIGTERM)  # the run stops on SIGTERM as on Ctrl-C (below)
 
     # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode
     obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
@@ -675,19 +689,9 @@ def main(args: Args) -> dict:
     # the global step from which the observation statistics stay as they are (never with --norm-obs-until 1)
     obs_stats_until = args.norm_obs_until * args.total_timesteps if args.norm_obs_until < 1.0 else float("inf")
 
-    def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
-        if not np.isfinite(obs_np).all():
-            stop_non_finite("observation")
-        if args.norm_obs:
-            if update and global_step < obs_stats_until:
-                obs_rms.update(obs_np)
-            obs_np = obs_rms.normalize(obs_np)
-        return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
-
     last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
     next_obs, _ = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
-    next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     next_episode_starts = torch.ones(args.num_envs, device=device)
     noise = torch.zeros((args.num_envs,) + envs.single_action_space.shape, device=device)
     episode_return = np.zeros(args.num_envs)
@@ -695,10 +699,12 @@ def main(args: Args) -> dict:
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
     start_time, start_step = time.time(), global_step
-    # `timeout` and cluster schedulers stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so
-    # that a long run can go in time-limited pieces, each resuming the last
+    # SIGTERM (`timeout`, cluster schedulers) stops the run as Ctrl-C does: a long run goes in resumable pieces
     on_sigterm(stop_as_ctrl_c)
+    where = "at global step"
     try:
+        # evaluating a checkpoint leaves its statistics as saved
+        next_obs = prepare(next_obs, obs_rms, args, device, not args.eval_checkpoint and global_step < obs_stats_until)
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedules follow the global step, so that a resumed run continues them wherever it left off
             frac = 1.0 - global_step / schedule_steps
@@ -741,12 +747,12 @@ def main(args: Args) -> dict:
                 truncations[step] = torch.as_tensor(truncated, device=device)
                 truncated_envs = np.flatnonzero(truncated & ~terminated)
                 if len(truncated_envs):  # bootstrap a time-limit cut from its final obs, seen with the episode's own state
-                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
+                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), obs_rms, args, device)
                     final_state = (state[0][:, truncated_envs], state[1][:, truncated_envs])
                     no_starts = torch.zeros(len(truncated_envs), device=device)
                     with torch.inference_mode():
                         final_values[step, truncated_envs] = agent.get_value(final_obs, final_state, no_starts).flatten()
-                next_obs = prepare(next_obs_np)
+                next_obs = prepare(next_obs_np, obs_rms, args, device, update=global_step < obs_stats_until)
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
 
                 episode_length += 1
@@ -763,15 +769,10 @@ def main(args: Args) -> dict:
                 rewards, values, terminations, truncations, final_values, next_value, gamma, args.gae_lambda
             )
 
-            # Sequences: (T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N, sequence k * N + n = env n's k-th piece
-            def to_seqs(x):
-                return x.view(-1, seq_len, args.num_envs, *x.shape[2:]).transpose(0, 1).reshape(seq_len, -1, *x.shape[2:])
-
-            def take(x, seqs):  # (seq_len, S, ...) -> (seq_len * M, ...), time-major as the Agent expects
-                return x[:, seqs].reshape(-1, *x.shape[2:])
-
-            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = map(
-                to_seqs, (obs, episode_starts, actions, logprobs, advantages, returns, values)
+            # Sequences: (T, N, ...) -> (seq_len, S, ...), each env's rollout cut into pieces of seq_len steps
+            stored = (obs, episode_starts, actions, logprobs, advantages, returns, values)
+            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = (
+                to_seqs(x, seq_len) for x in stored
             )
             # (K, num_lstms, N, hidden) -> (num_lstms, K * N, hidden), in the same sequence order
             b_states = [s.transpose(0, 1).reshape(s.shape[1], -1, s.shape[3]) for s in seq_states]
@@ -800,7 +801,7 @@ def main(args: Args) -> dict:
                         clip_coef, args,
                     )
                     if not torch.isfinite(loss):
-                        stop_non_finite("loss")
+                        raise NonFinite("loss")
 
                     optimizer.zero_grad()
                     loss.backward()
@@ -810,39 +811,52 @@ def main(args: Args) -> dict:
                 if args.target_kl is not None and approx_kl > args.target_kl:
                     break
             if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
-                stop_non_finite("weights")
+                raise NonFinite("weights")
             last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
-            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-            writer.add_scalar("charts/clip_coef", clip_coef, global_step)
-            writer.add_scalar("charts/gamma", gamma, global_step)
-            writer.add_scalar("charts/logstd", agent.actor_logstd.mean().item(), global_step)
-            writer.add_scalar("charts/SPS", sps, global_step)
-            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
-            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
-            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
-            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
-            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
-            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
-            writer.add_scalar("losses/explained_variance", explained_var, global_step)
-            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
+            scalars = {
+                "charts/learning_rate": optimizer.param_groups[0]["lr"],
+                "charts/clip_coef": clip_coef,
+                "charts/gamma": gamma,
+                "charts/logstd": agent.actor_logstd.mean().item(),
+                "charts/SPS": sps,
+                "losses/value_loss": v_loss.item(),
+                "losses/policy_loss": pg_loss.item(),
+                "losses/entropy": entropy_loss.item(),
+                "losses/old_approx_kl": old_approx_kl.item(),
+                "losses/approx_kl": approx_kl.item(),
+                "losses/clipfrac": np.mean(clipfracs),
+                "losses/explained_variance": np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y,
+                "losses/first_ratio_error": first_ratio_error,
+            }
+            for key, value in scalars.items():
+                writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
-    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
-        stopped(stop, f"at global step {global_step}")
-    on_sigterm(previous_handler)
-    envs.close()
-    train_time = time.time() - start_time
-    checkpoint_path = save(last_good) if args.save_model else None
 
-    try:  # Ctrl-C or an error in the evaluation closes the run as in the loop
+        envs.close()
+        train_time = time.time() - start_time
+        checkpoint_path = save(last_good, run_dir, args)
+        where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
-    except (KeyboardInterrupt, Exception) as stop:
-        stopped(stop, f"in the evaluation after global step {global_step}")
+    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C or SIGTERM, a non-finite value, an error (the env's, say)
+        path = save(last_good, run_dir, args)
+        code = 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
+        close_run(writer, envs, args, previous_handler, code)
+        step = last_good["global_step"] if last_good else None
+        if isinstance(stop, NonFinite):
+            kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
+            fail(f"non-finite {stop} at update {iteration}" + kept)
+        kept = f"; checkpoint at global step {step}: {path}" if path else ""
+        what = "interrupted" if code == 130 else f"stopped by {type(stop).__name__}"
+        print(f"{what} {where} {global_step}" + kept, file=sys.stderr)
+        if code == 130:
+            raise SystemExit(130) from None
+        raise  # as it came, its traceback after the line above
+    on_sigterm(previous_handler)
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     trained = global_step - start_step

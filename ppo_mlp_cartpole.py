@@ -11,7 +11,6 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
-from typing import NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -102,6 +101,10 @@ def fail(message: str) -> None:
     """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
+
+
+class NonFinite(Exception):
+    """A non-finite observation, loss or weight: the run stops with one line and keeps its last good update."""
 
 
 # Environments: masked-velocity ids (as rl-baselines3-zoo) and a memory task of our own
@@ -283,36 +286,36 @@ class Agent(nn.Module):
     def __init__(self, envs: gym.vector.VectorEnv, args: Args):
         super().__init__()
         obs_dim = envs.single_observation_space.shape[0]
-        # Discrete(n): n logits; MultiDiscrete(nvec): one categorical head of nvec[i] logits per dimension
         space = envs.single_action_space
-        self.nvec = None if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
+        # one categorical head per action dimension; Discrete(n) is MultiDiscrete([n]) with the dimension dropped
+        self.discrete = isinstance(space, gym.spaces.Discrete)
+        self.nvec = [int(space.n)] if self.discrete else space.nvec.tolist()
         self.actor = nn.Sequential(
-            layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
-            layer_init(nn.Linear(64, 64)), nn.Tanh(),
-            layer_init(nn.Linear(64, space.n if self.nvec is None else sum(self.nvec)), std=0.01),
-        )  # fmt: skip
+            layer_init(nn.Linear(obs_dim, 64)),
+            nn.Tanh(),
+            layer_init(nn.Linear(64, 64)),
+            nn.Tanh(),
+            layer_init(nn.Linear(64, sum(self.nvec)), std=0.01),
+        )
         self.critic = nn.Sequential(
-            layer_init(nn.Linear(obs_dim, 64)), nn.Tanh(),
-            layer_init(nn.Linear(64, 64)), nn.Tanh(),
+            layer_init(nn.Linear(obs_dim, 64)),
+            nn.Tanh(),
+            layer_init(nn.Linear(64, 64)),
+            nn.Tanh(),
             layer_init(nn.Linear(64, 1), std=1.0),
-        )  # fmt: skip
+        )
 
     def get_value(self, obs):
         return self.critic(obs)
 
     def get_action_and_value(self, obs, action=None, deterministic=False):
-        logits = self.actor(obs)
-        if self.nvec is None:
-            action, logprob, entropy = categorical(logits, action, deterministic)
-            return action, logprob, entropy, self.critic(obs)
-        # MultiDiscrete: actions (B, D), one head per dimension; the joint logprob and entropy are the heads' sums
-        parts = logits.split(self.nvec, dim=-1)
-        given = [None] * len(parts) if action is None else action.unbind(-1)
-        heads = [categorical(part, a, deterministic) for part, a in zip(parts, given, strict=True)]
-        action = torch.stack([head[0] for head in heads], dim=-1)
-        logprob = torch.stack([head[1] for head in heads]).sum(0)
+        logits = self.actor(obs).split(self.nvec, dim=-1)
+        given = [None] * len(self.nvec) if action is None else action.view(len(obs), -1).unbind(-1)
+        heads = [categorical(part, a, deterministic) for part, a in zip(logits, given, strict=True)]
+        action = torch.stack([head[0] for head in heads], dim=-1)  # (B, D)
+        logprob = torch.stack([head[1] for head in heads]).sum(0)  # the joint logprob and entropy: the heads' sums
         entropy = torch.stack([head[2] for head in heads]).sum(0)
-        return action, logprob, entropy, self.critic(obs)
+        return action.squeeze(-1) if self.discrete else action, logprob, entropy, self.critic(obs)
 
 
 def categorical(logits: torch.Tensor, action: torch.Tensor | None = None, deterministic: bool = False) -> tuple:
@@ -365,8 +368,20 @@ def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef: f
     return loss, pg_loss, v_loss, entropy_loss
 
 
+def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update: bool = False) -> torch.Tensor:
+    """Raw env observations -> the agent's input, for the rollout and the evaluation alike: checked finite, then
+    normalised with the running statistics (updated where `update`, frozen elsewhere)."""
+    if not np.isfinite(obs).all():
+        raise NonFinite("observation")
+    if args.norm_obs:
+        if update:
+            obs_rms.update(obs)
+        obs = obs_rms.normalize(obs)
+    return torch.as_tensor(obs, dtype=torch.float32, device=device)
+
+
 def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
-    """Full episodes on a fresh env, deterministic actions; observations normalised with the training statistics, frozen."""
+    """Full episodes on a fresh env, deterministic actions, the observation statistics frozen."""
     env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None)()
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
@@ -377,10 +392,8 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
             episode_return, ended = 0.0, False
             while not ended:
                 with torch.inference_mode():
-                    obs_t = torch.as_tensor(
-                        obs_rms.normalize(obs) if args.norm_obs else obs, dtype=torch.float32, device=device
-                    )
-                    action, _, _, _ = agent.get_action_and_value(obs_t.view(1, -1), deterministic=True)
+                    obs_t = prepare(obs[None], obs_rms, args, device)
+                    action, _, _, _ = agent.get_action_and_value(obs_t, deterministic=True)
                 obs, reward, terminated, truncated, _ = env.step(action[0].cpu().numpy() + env.action_space.start)
                 episode_return += float(reward)
                 ended = terminated or truncated
@@ -463,6 +476,25 @@ def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_ste
                           "global_step": global_step, "iteration": iteration})  # fmt: skip
 
 
+def save(state: dict | None, run_dir: str, args: Args) -> str | None:
+    if state is None:
+        return None
+    path = os.path.join(run_dir, f"{args.exp_name}.pt")
+    torch.save(state, path)
+    return path
+
+
+def close_run(writer: SummaryWriter, envs: gym.vector.VectorEnv, args: Args, sigterm_handler, exit_code: int) -> None:
+    """Closes what a stopped run opened, its logs whole."""
+    on_sigterm(sigterm_handler)
+    writer.close()
+    envs.close()
+    if args.track:
+        import wandb
+
+        wandb.finish(exit_code=exit_code)
+
+
 def main(args: Args) -> dict:
     check_args(args)
     checkpoint_file = args.resume or args.eval_checkpoint
@@ -471,6 +503,7 @@ def main(args: Args) -> dict:
         take_args_from_checkpoint(args, checkpoint)
     box_parts = check_env(args)
     batch_size = args.num_envs * args.num_steps
+    minibatch_size = batch_size // args.num_minibatches
     # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
     run_name, run_dir = make_run_dir(args)
@@ -480,7 +513,7 @@ def main(args: Args) -> dict:
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.backends.cudnn.deterministic = args.torch_deterministic
-    # float32 stays float32 on a GPU: cuDNN's TF32 default for convolutions and RNNs put the replay's ratio 1e-4 off 1
+    # float32 stays float32 on a GPU: TF32 would put the replay's ratio past 1e-5 off 1
     torch.backends.cudnn.conv.fp32_precision = torch.backends.cudnn.rnn.fp32_precision = "ieee"
     torch.backends.cuda.matmul.fp32_precision = "ieee"
     device = torch.device("cuda" if torch.cuda.is_available() and args.cuda else "cpu")
@@ -511,43 +544,12 @@ def main(args: Args) -> dict:
     if args.track:
         import wandb
 
-        wandb.init(
-            project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True, config=vars(args), name=run_name
-        )
+        wandb.init(project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True, config=vars(args),
+                   name=run_name)
     # its thread wakes every 5 s: a Ctrl-C landing inside its queue can lose a wake-up, and close() waits for one
     writer = SummaryWriter(run_dir, flush_secs=5)
     writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
-
-    def save(snapshot: dict) -> str:
-        path = os.path.join(run_dir, f"{args.exp_name}.pt")
-        torch.save(snapshot, path)
-        return path
-
-    previous_handler = signal.getsignal(signal.SIGTERM)  # the training loop stops on SIGTERM as on Ctrl-C (below)
-
-    def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
-        on_sigterm(previous_handler)
-        writer.close()
-        envs.close()
-        if args.track:
-            wandb.finish(exit_code=exit_code)
-
-    def stopped(stop: BaseException, when: str) -> NoReturn:  # keeps the last update, closes, says so, passes it on
-        interrupted = isinstance(stop, KeyboardInterrupt)
-        path = save(last_good) if args.save_model else None
-        close_early(130 if interrupted else 1)
-        kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
-        what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
-        print(f"{what} {when}" + kept, file=sys.stderr)
-        if not interrupted:
-            raise stop  # as it came, its traceback after the line above
-        raise SystemExit(130) from None
-
-    def stop_non_finite(what: str) -> None:
-        path = save(last_good) if args.save_model else None
-        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
-        close_early(2)
-        fail(f"non-finite {what} at update {iteration}" + kept)
+    previous_handler = signal.getsignal(signal.SIGTERM)  # the run stops on SIGTERM as on Ctrl-C (below)
 
     # Rollout storage, (T, N, ...)
     obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
@@ -560,28 +562,20 @@ def main(args: Args) -> dict:
     truncations = torch.zeros((args.num_steps, args.num_envs), device=device)
     final_values = torch.zeros((args.num_steps, args.num_envs), device=device)
 
-    def prepare(obs_np: np.ndarray, update: bool = True) -> torch.Tensor:  # raw env obs -> normalised tensor
-        if not np.isfinite(obs_np).all():
-            stop_non_finite("observation")
-        if args.norm_obs:
-            if update:
-                obs_rms.update(obs_np)
-            obs_np = obs_rms.normalize(obs_np)
-        return torch.as_tensor(obs_np, dtype=torch.float32, device=device)
-
     last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
     next_obs, _ = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
-    next_obs = prepare(next_obs, update=not args.eval_checkpoint)  # evaluating a checkpoint leaves its statistics as saved
     episode_return = np.zeros(args.num_envs)
     episode_length = np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
     recent_returns = []
     start_time, start_step = time.time(), global_step
-    # `timeout` and cluster schedulers stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so
-    # that a long run can go in time-limited pieces, each resuming the last
+    # SIGTERM (`timeout`, cluster schedulers) stops the run as Ctrl-C does: a long run goes in resumable pieces
     on_sigterm(stop_as_ctrl_c)
+    where = "at global step"
     try:
+        # evaluating a checkpoint leaves its statistics as saved
+        next_obs = prepare(next_obs, obs_rms, args, device, update=not args.eval_checkpoint)
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedules follow the global step, so that a resumed run continues them wherever it left off
             frac = 1.0 - global_step / schedule_steps
@@ -593,7 +587,7 @@ def main(args: Args) -> dict:
             for step in range(args.num_steps):
                 global_step += args.num_envs
                 obs[step] = next_obs
-                with torch.inference_mode():  # no_grad without autograd's bookkeeping
+                with torch.inference_mode():
                     action, logprob, _, value = agent.get_action_and_value(next_obs)
                 values[step] = value.flatten()
                 actions[step] = action
@@ -611,10 +605,10 @@ def main(args: Args) -> dict:
                 truncations[step] = torch.as_tensor(truncated, device=device)
                 truncated_envs = np.flatnonzero(truncated & ~terminated)
                 if len(truncated_envs):  # bootstrap a time-limit cut from its final obs
-                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), update=False)
+                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), obs_rms, args, device)
                     with torch.inference_mode():
                         final_values[step, truncated_envs] = agent.get_value(final_obs).flatten()
-                next_obs = prepare(next_obs_np)
+                next_obs = prepare(next_obs_np, obs_rms, args, device, update=True)
 
                 episode_return += reward
                 episode_length += 1
@@ -635,7 +629,6 @@ def main(args: Args) -> dict:
             b_obs, b_actions, b_logprobs, b_advantages, b_returns, b_values = (
                 x.reshape(-1, *x.shape[2:]) for x in (obs, actions, logprobs, advantages, returns, values)
             )
-            minibatch_size = batch_size // args.num_minibatches
             clipfracs, first_ratio_error = [], None
             for _ in range(args.update_epochs):
                 order = torch.randperm(batch_size, device=device)
@@ -651,12 +644,12 @@ def main(args: Args) -> dict:
                         if first_ratio_error is None:  # the replay must reproduce the rollout: ratio 1 here
                             first_ratio_error = (ratio - 1.0).abs().max().item()
 
+                    mb_values = b_values[mb]
                     loss, pg_loss, v_loss, entropy_loss = ppo_loss(
-                        ratio, b_advantages[mb], newvalue.view(-1), b_values[mb], b_returns[mb], entropy,
-                        clip_coef, args,
+                        ratio, b_advantages[mb], newvalue.view(-1), mb_values, b_returns[mb], entropy, clip_coef, args
                     )
                     if not torch.isfinite(loss):
-                        stop_non_finite("loss")
+                        raise NonFinite("loss")
 
                     optimizer.zero_grad()
                     loss.backward()
@@ -666,37 +659,51 @@ def main(args: Args) -> dict:
                 if args.target_kl is not None and approx_kl > args.target_kl:
                     break
             if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
-                stop_non_finite("weights")
+                raise NonFinite("weights")
             last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
-            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-            writer.add_scalar("charts/clip_coef", clip_coef, global_step)
-            writer.add_scalar("charts/SPS", sps, global_step)
-            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
-            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
-            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
-            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
-            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
-            writer.add_scalar("losses/clipfrac", np.mean(clipfracs), global_step)
-            writer.add_scalar("losses/explained_variance", explained_var, global_step)
-            writer.add_scalar("losses/first_ratio_error", first_ratio_error, global_step)
+            scalars = {
+                "charts/learning_rate": optimizer.param_groups[0]["lr"],
+                "charts/clip_coef": clip_coef,
+                "charts/SPS": sps,
+                "losses/value_loss": v_loss.item(),
+                "losses/policy_loss": pg_loss.item(),
+                "losses/entropy": entropy_loss.item(),
+                "losses/old_approx_kl": old_approx_kl.item(),
+                "losses/approx_kl": approx_kl.item(),
+                "losses/clipfrac": np.mean(clipfracs),
+                "losses/explained_variance": np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y,
+                "losses/first_ratio_error": first_ratio_error,
+            }
+            for key, value in scalars.items():
+                writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
-    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
-        stopped(stop, f"at global step {global_step}")
-    on_sigterm(previous_handler)
-    envs.close()
-    train_time = time.time() - start_time
-    checkpoint_path = save(last_good) if args.save_model else None
 
-    try:  # Ctrl-C or an error in the evaluation closes the run as in the loop
+        envs.close()
+        train_time = time.time() - start_time
+        checkpoint_path = save(last_good, run_dir, args)
+        where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
-    except (KeyboardInterrupt, Exception) as stop:
-        stopped(stop, f"in the evaluation after global step {global_step}")
+    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C or SIGTERM, a non-finite value, an error (the env's, say)
+        path = save(last_good, run_dir, args)
+        code = 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
+        close_run(writer, envs, args, previous_handler, code)
+        step = last_good["global_step"] if last_good else None
+        if isinstance(stop, NonFinite):
+            kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
+            fail(f"non-finite {stop} at update {iteration}" + kept)
+        kept = f"; checkpoint at global step {step}: {path}" if path else ""
+        what = "interrupted" if code == 130 else f"stopped by {type(stop).__name__}"
+        print(f"{what} {where} {global_step}" + kept, file=sys.stderr)
+        if code == 130:
+            raise SystemExit(130) from None
+        raise  # as it came, its traceback after the line above
+    on_sigterm(previous_handler)
+
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     trained = global_step - start_step

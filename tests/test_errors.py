@@ -240,10 +240,24 @@ class StopsInEvaluation(NanRewardEnv):
         StopsInEvaluation.closed.append(self)
 
 
+class NanInEvaluation(StopsInEvaluation):
+    """Clean in training; in the evaluation its observations turn NaN from the third step on."""
+
+    def __init__(self, continuous, render_mode=None):
+        super().__init__(continuous, stop=None)
+
+    def step(self, action):
+        obs, reward, terminated, truncated, info = NanRewardEnv.step(self, action)
+        if self.evaluating and self.t >= 3:
+            obs = np.full(2, np.nan, np.float32)
+        return obs, reward, terminated, truncated, info
+
+
 EVALUATION_STOPS = {"BreaksInEvaluation": RuntimeError("the evaluation broke"), "CtrlCInEvaluation": KeyboardInterrupt()}
 for _kind, _continuous in [("", False), ("Continuous", True)]:
     for _name, _stop in EVALUATION_STOPS.items():
         gym.register(f"{_name}{_kind}-v0", entry_point=partial(StopsInEvaluation, _continuous, _stop), max_episode_steps=50)
+    gym.register(f"NanInEvaluation{_kind}-v0", entry_point=partial(NanInEvaluation, _continuous), max_episode_steps=50)
 
 
 def kept_checkpoint(err: str) -> tuple[int, dict]:
@@ -326,6 +340,14 @@ def test_an_error_or_ctrl_c_in_the_evaluation_ends_the_run_as_in_the_loop(capsys
         run(name, env_id=env_of(name, stops), norm_reward=False, track=True, save_model=True, eval_episodes=2)
     assert [env.evaluating for env in StopsInEvaluation.closed].count(True) == 1
     assert writer_threads() == writers and signal.getsignal(signal.SIGTERM) is sigterm
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_a_non_finite_observation_in_the_evaluation_stops_with_one_line(capsys, name):
+    """Observations that turn NaN only in the evaluation stop the run there with one line and exit code 2, as in
+    training, instead of an evaluation that acts on NaN (an argmax of NaN logits, a NaN torque) and reports a score."""
+    err = one_line_error(capsys, name, env_id=env_of(name, "NanInEvaluation"), eval_episodes=2)
+    assert "non-finite observation" in err
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
@@ -449,9 +471,10 @@ def test_ctrl_c_saves_the_last_completed_update_which_resumes_to_the_exact_budge
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_sigterm_stops_as_ctrl_c_in_the_training_loop_only(name, monkeypatch):
-    """While the training loop runs, SIGTERM is Ctrl-C (the CLI test above sends it); in the evaluation after it and
-    after the run, in a process that goes on (a sweep that calls main), it does again what it did before the run."""
+def test_sigterm_stops_as_ctrl_c_while_the_run_trains_and_evaluates(name, monkeypatch):
+    """While the training loop and the final evaluation run, SIGTERM is Ctrl-C (the CLI test above sends it; `timeout`
+    may land in the evaluation); after the run, in a process that goes on (a sweep that calls main), it does again
+    what it did before the run."""
     module, handlers = load(name), []
 
     def spy(function):  # the SIGTERM handler whenever `function` is called
@@ -466,7 +489,8 @@ def test_sigterm_stops_as_ctrl_c_in_the_training_loop_only(name, monkeypatch):
     before = signal.getsignal(signal.SIGTERM)
     run(name, eval_episodes=1)
     in_loop = ("compute_gae", module.stop_as_ctrl_c)
-    assert handlers == [in_loop, in_loop, ("evaluate", before)] and signal.getsignal(signal.SIGTERM) is before
+    in_evaluation = ("evaluate", module.stop_as_ctrl_c)
+    assert handlers == [in_loop, in_loop, in_evaluation] and signal.getsignal(signal.SIGTERM) is before
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)

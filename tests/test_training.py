@@ -528,7 +528,8 @@ def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume
     assert len(raw) == len(inputs) > 0
     for obs, given in zip(raw, inputs, strict=True):  # the observation's entries (ppo_lstm.py's previous action after)
         expected = (obs - saved["obs_rms"]["mean"]) / np.sqrt(saved["obs_rms"]["var"] + 1e-8)
-        np.testing.assert_allclose(given.view(-1)[: obs.size].numpy(), np.clip(expected, -10, 10), rtol=1e-5, atol=1e-6)
+        np.testing.assert_allclose(given.view(-1)[: obs.size].numpy(), np.clip(expected, -10, 10).reshape(-1), rtol=1e-5,
+                                   atol=1e-6)  # fmt: skip
     assert not np.allclose(inputs[0].view(-1)[: raw[0].size].numpy(), raw[0], atol=1e-3)  # the statistics change it
 
     updates = []  # resuming starts from the saved statistics and goes on updating them
