@@ -112,8 +112,6 @@ class Args:
     """truncated-BPTT length; 0 means each env's whole rollout is one sequence (minibatching by env)"""
     reset_state_on_done: bool = True
     """zero the recurrent state where a new episode starts"""
-    fast_rnn: bool = True
-    """train the GRU over whole episode spans in one padded call; off: the per-step reference loop"""
 
 
 def fail(message: str) -> None:
@@ -310,7 +308,7 @@ class Agent(nn.Module):
                 nn.init.orthogonal_(param, 1.0)
         self.actor = layer_init(nn.Linear(args.rnn_hidden_size, envs.single_action_space.n), std=0.01)
         self.critic = layer_init(nn.Linear(args.rnn_hidden_size, 1), std=1)
-        self.reset_state_on_done, self.fast_rnn, self.amp = args.reset_state_on_done, args.fast_rnn, args.amp
+        self.reset_state_on_done, self.amp = args.reset_state_on_done, args.amp
 
     def get_initial_state(self, num_envs: int) -> torch.Tensor:
         return torch.zeros(1, num_envs, self.gru.hidden_size, device=self.gru.weight_hh_l0.device)
@@ -354,7 +352,7 @@ class Agent(nn.Module):
         episode_starts = episode_starts.view(-1, N)
         if not self.reset_state_on_done:
             out, state = self.gru(x, state)
-        elif self.fast_rnn and x.shape[0] > 1:
+        elif x.shape[0] > 1:
             out, state = self._unroll_padded(x, state, episode_starts)
         else:
             out, state = self._unroll_stepwise(x, state, episode_starts)

@@ -109,8 +109,6 @@ class Args:
     critic_prev_action: bool = True
     """the critic's own LSTM also reads the action taken before each step (one-hot, zeros at an episode's first step);
     the actor's does not. With --shared-lstm the critic has no LSTM of its own, and this is off"""
-    fast_rnn: bool = True
-    """train the LSTM over whole episode spans in one packed call; off: the per-step reference loop"""
     action_masks: bool = True
     """use the env's action masks when it gives them (an `action_masks()` method or `info["action_mask"]`): invalid
     actions get probability 0 in the rollout, the replay and evaluation"""
@@ -332,7 +330,7 @@ class Agent(nn.Module):
             layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, num_logits), std=0.01)
         )
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
-        self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
+        self.reset_state_on_done = args.reset_state_on_done
 
     def inputs(self, obs: torch.Tensor, prev_action: torch.Tensor | None, episode_starts: torch.Tensor) -> torch.Tensor:
         """What the agent reads at a step: the (normalised) observation, then, with --critic-prev-action, the one-hot
@@ -398,7 +396,7 @@ class Agent(nn.Module):
         N = state[0].shape[1]
         x = obs.view(-1, N, obs.shape[-1])
         episode_starts = episode_starts.view(-1, N)
-        if self.reset_state_on_done and self.fast_rnn and x.shape[0] > 1 and not need_state:
+        if self.reset_state_on_done and x.shape[0] > 1 and not need_state:
             outputs, new_state = self._unroll_padded(lstms, x, state, episode_starts), None
         elif self.reset_state_on_done:
             outputs, new_state = self._unroll_stepwise(lstms, x, state, episode_starts)

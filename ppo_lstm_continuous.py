@@ -122,8 +122,6 @@ class Args:
     shared_lstm: bool = True
     """the critic reads the actor's LSTM (as CleanRL; on PendulumNoVel-v1 it learned as well as with its own and made a
     third more steps per second) instead of having its own (as sb3-contrib; --no-shared-lstm)"""
-    fast_rnn: bool = True
-    """train the LSTM over whole episode spans in one packed call; off: the per-step reference loop"""
 
 
 def fail(message: str) -> None:
@@ -310,7 +308,7 @@ class Agent(nn.Module):
         )
         self.actor_logstd = nn.Parameter(torch.full((1, action_dim), args.init_logstd))  # one learned log-std per action
         self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
-        self.reset_state_on_done, self.fast_rnn = args.reset_state_on_done, args.fast_rnn
+        self.reset_state_on_done = args.reset_state_on_done
 
     def get_initial_state(self, num_envs: int) -> tuple[torch.Tensor, torch.Tensor]:
         num_lstms = 1 if self.critic_lstm is None else 2
@@ -361,7 +359,7 @@ class Agent(nn.Module):
         N = state[0].shape[1]
         x = obs.view(-1, N, obs.shape[-1])
         episode_starts = episode_starts.view(-1, N)
-        if self.reset_state_on_done and self.fast_rnn and x.shape[0] > 1 and not need_state:
+        if self.reset_state_on_done and x.shape[0] > 1 and not need_state:
             outputs, new_state = self._unroll_padded(lstms, x, state, episode_starts), None
         elif self.reset_state_on_done:
             outputs, new_state = self._unroll_stepwise(lstms, x, state, episode_starts)

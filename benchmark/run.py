@@ -8,7 +8,8 @@ curve and summary.json), a peer through its library. A row records the command t
 machine, the steps to the suite's threshold, the evaluation, the steps per second and the training curve (the
 running mean of the last 20 episodes, at most 100 points). A row already in the file with the same contender, env,
 flags, budget, seed, settings and machine is kept, so an interrupted suite resumes; a default changed since, or
-another CPU model, runs again (a seed follows another trajectory on another CPU model).
+another CPU model, runs again (a seed follows another trajectory on another CPU model). A change to a script that
+keeps its training step for step (docs/method.md says how that is checked) brings the rows' digests up to date.
 """
 
 import hashlib

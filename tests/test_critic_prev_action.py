@@ -78,11 +78,10 @@ def random_inputs(agent, generator_seed: int = 1):
     return obs, state, torch.randint(0, 3, (T * N,)), prev_action
 
 
-@pytest.mark.parametrize("fast_rnn", [True, False])
-def test_one_call_over_the_sequence_matches_single_steps(fast_rnn):
+def test_one_call_over_the_sequence_matches_single_steps():
     """The recurrence's proof (test_lstm_recurrence.py) with the previous action in the critic's input: the training
     update's call and the rollout's give what T calls of one step give, the state carried."""
-    agent = agent_for("RandomEnds-v0", fast_rnn=fast_rnn, **FLAG)
+    agent = agent_for("RandomEnds-v0", **FLAG)
     obs, state, actions, prev_action = random_inputs(agent)
     assert_one_call_matches_single_steps(agent, obs, state, actions, prev_action)
 
@@ -182,10 +181,9 @@ def test_the_replay_gives_the_critic_the_previous_actions_it_read_in_the_rollout
             assert values[t * 4 + j].item() == pytest.approx(first[t][1][env].item(), abs=1e-5)
 
 
-@pytest.mark.parametrize("fast_rnn", [True, False])
 @pytest.mark.parametrize("seq_len", [0, 8])
-def test_first_minibatch_ratio_is_one(seq_len, fast_rnn):
-    run("ppo_lstm", env_id="RandomEndsMulti-v0", seq_len=seq_len, fast_rnn=fast_rnn, num_minibatches=2, **FLAG)
+def test_first_minibatch_ratio_is_one(seq_len):
+    run("ppo_lstm", env_id="RandomEndsMulti-v0", seq_len=seq_len, num_minibatches=2, **FLAG)
     errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
     assert len(errors) == 2 and max(errors) < 1e-5
 

@@ -45,11 +45,10 @@ def stepwise(agent, obs, state, done, actions, prev_action=None):
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
 @pytest.mark.parametrize("shared_lstm", [False, True])
-@pytest.mark.parametrize("fast_rnn", [True, False])
-def test_sequence_logprobs_match_stepwise(name, fast_rnn, shared_lstm):
-    """Both the training update's call (need_state=False: the fast path, when on) and a call that asks for the new
-    state (the per-step path) give what T calls of one step give."""
-    agent = make_agent(name, fast_rnn=fast_rnn, shared_lstm=shared_lstm)
+def test_sequence_logprobs_match_stepwise(name, shared_lstm):
+    """Both the training update's call (need_state=False: the padded unroll) and a call that asks for the new state
+    (the per-step path) give what T calls of one step give."""
+    agent = make_agent(name, shared_lstm=shared_lstm)
     assert_one_call_matches_single_steps(agent, *random_inputs(agent))
 
 
@@ -74,13 +73,13 @@ def assert_one_call_matches_single_steps(agent, obs, state, actions, prev_action
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
-@pytest.mark.parametrize("need_state", [True, False])
-def test_fast_and_stepwise_paths_agree_with_gradients(name, need_state):
-    """need_state=False (what the training update asks for) changes nothing but the returned state."""
-    fast, slow = make_agent(name, fast_rnn=True), make_agent(name, fast_rnn=False)
-    obs, state, actions = random_inputs(fast)
+def test_the_training_unroll_and_the_per_step_path_agree_with_gradients(name):
+    """need_state=False (what the training update asks for: the padded unroll) changes nothing but the returned
+    state: the gradients are those of the per-step path."""
     grads = []
-    for agent in (fast, slow):
+    for need_state in (False, True):
+        agent = make_agent(name)
+        obs, state, actions = random_inputs(agent)
         _, logprob, _, value, new_state = agent.get_action_and_value(
             obs, state, STARTS.reshape(-1), actions, need_state=need_state
         )
@@ -91,13 +90,14 @@ def test_fast_and_stepwise_paths_agree_with_gradients(name, need_state):
 
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
-@pytest.mark.parametrize("fast_rnn", [True, False])
-def test_state_resets_where_an_episode_starts_and_nowhere_else(name, fast_rnn):
-    agent = make_agent(name, fast_rnn=fast_rnn)
+@pytest.mark.parametrize("need_state", [True, False])
+def test_state_resets_where_an_episode_starts_and_nowhere_else(name, need_state):
+    """On the per-step path (need_state) and on the training unroll alike."""
+    agent = make_agent(name)
     obs, state, actions = random_inputs(agent)
     done = STARTS.reshape(-1)
     with torch.no_grad():
-        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions)
+        _, logprob, _, value, _ = agent.get_action_and_value(obs, state, done, actions, need_state=need_state)
         # env 0's episode from t=5 on must equal a fresh run from zeros over those steps alone
         rows = [t * N for t in range(5, T)]
         zero = tuple(s[:, :1] * 0 for s in state)

@@ -38,11 +38,10 @@ SHORT_ENV = {"ppo_mlp_cartpole": "ShortCartPole-v1", "ppo_lstm": "ShortCartPole-
 
 @pytest.mark.parametrize("name", LSTM_SCRIPTS)
 @pytest.mark.parametrize("shared_lstm", [False, True])
-@pytest.mark.parametrize("fast_rnn", [True, False])
 @pytest.mark.parametrize("seq_len", [0, 8])
-def test_first_minibatch_ratio_is_one(name, seq_len, fast_rnn, shared_lstm):
+def test_first_minibatch_ratio_is_one(name, seq_len, shared_lstm):
     """Training replays each sequence from its stored state: the first minibatch sees the rollout's own logprobs."""
-    run(name, seq_len=seq_len, fast_rnn=fast_rnn, shared_lstm=shared_lstm, num_minibatches=2)
+    run(name, seq_len=seq_len, shared_lstm=shared_lstm, num_minibatches=2)
     errors = [v for _, v in scalars(run_dirs()[-1], "losses/first_ratio_error")]
     assert len(errors) == 2
     assert max(errors) < 1e-5
