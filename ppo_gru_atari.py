@@ -10,7 +10,6 @@ import sys
 import threading
 import time
 from dataclasses import asdict, dataclass
-from typing import NoReturn
 
 import gymnasium as gym
 import numpy as np
@@ -118,6 +117,10 @@ def fail(message: str) -> None:
     """One line for the user, exit code 2, no traceback."""
     print(f"{SCRIPT}: error: {message}", file=sys.stderr)
     raise SystemExit(2)
+
+
+class NonFinite(Exception):
+    """A non-finite loss or weight: the run stops with one line and keeps its last good update."""
 
 
 # Environments: two backends with the same preprocessing (84x84 grayscale, frame skip 4, up to 30 no-op starts,
@@ -544,6 +547,37 @@ def training_state(agent, optimizer, args: Args, global_step: int, iteration: in
     )
 
 
+def save(state: dict | None, run_dir: str, args: Args) -> str | None:
+    if state is None:
+        return None
+    path = os.path.join(run_dir, f"{args.exp_name}.pt")
+    torch.save(state, path)
+    return path
+
+
+def close_run(writer: SummaryWriter | None, envs, args: Args, sigterm_handler, exit_code: int) -> None:
+    """Closes what a stopped run opened, its logs whole (rank 0 alone has a writer and a W&B run)."""
+    on_sigterm(sigterm_handler)
+    envs.close()
+    if writer is not None:
+        writer.close()
+        if args.track:
+            import wandb
+
+            wandb.finish(exit_code=exit_code)
+
+
+def to_seqs(x: torch.Tensor, seq_len: int) -> torch.Tensor:
+    """(T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N: sequence k * N + n is env n's k-th piece."""
+    num_envs, rest = x.shape[1], x.shape[2:]
+    return x.view(-1, seq_len, num_envs, *rest).transpose(0, 1).reshape(seq_len, -1, *rest)
+
+
+def take(x: torch.Tensor, seqs: torch.Tensor) -> torch.Tensor:
+    """(seq_len, S, ...) -> (seq_len * M, ...) for M sequences, time-major as the Agent expects."""
+    return x[:, seqs].reshape(-1, *x.shape[2:])
+
+
 def load_training_state(agent, optimizer, checkpoint: dict) -> None:
     """Weights and Adam moments take the layout of the parameters they belong to (channels-last on CPU), whatever
     layout the checkpoint was written in: fused Adam reads a moment in its parameter's layout."""
@@ -625,39 +659,6 @@ def main(args: Args) -> dict | None:
     if rank == 0:
         writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
 
-    def save(snapshot: dict) -> str:
-        path = os.path.join(run_dir, f"{args.exp_name}.pt")
-        torch.save(snapshot, path)
-        return path
-
-    def close_early(exit_code: int) -> None:  # a run stopped before its end closes what it opened, its logs whole
-        on_sigterm(previous_handler)  # the handler of the training loop, set below, goes
-        envs.close()
-        if rank == 0:
-            writer.close()
-            if args.track:
-                wandb.finish(exit_code=exit_code)
-
-    def stopped(stop: BaseException, when: str) -> NoReturn:  # keeps the last update, closes, says so, passes it on
-        interrupted = isinstance(stop, KeyboardInterrupt)
-        path = save(last_good) if args.save_model and rank == 0 else None
-        close_early(130 if interrupted else 1)
-        if rank == 0:
-            kept = f"; checkpoint at global step {last_good['global_step']}: {path}" if path else ""
-            what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
-            print(f"{what} {when}" + kept, file=sys.stderr)
-        if not interrupted:
-            raise stop  # as it came, its traceback after the line above
-        raise SystemExit(130) from None
-
-    def stop_non_finite(what: str) -> None:
-        path = save(last_good) if args.save_model and rank == 0 else None
-        kept = f"; checkpoint of the last good weights (global step {last_good['global_step']}): {path}" if path else ""
-        close_early(2)
-        if rank > 0:
-            raise SystemExit(2)  # rank 0 says it
-        fail(f"non-finite {what} at update {iteration}" + kept)
-
     # Rollout storage, (T, N, ...): frames stay uint8 on the device; rewards and episode ends live on the host and
     # move once per rollout, so an env step copies the observation and the episode starts in, the action out
     obs = torch.zeros((args.num_steps, args.num_envs, 1, 84, 84), dtype=torch.uint8, device=device)
@@ -685,10 +686,10 @@ def main(args: Args) -> dict | None:
     game_length = np.zeros(args.num_envs, dtype=int)
     recent_returns = []
     start_time, start_step = time.time(), global_step
-    # `timeout` and torchrun stop a run with SIGTERM: it saves the last completed update as Ctrl-C does, so that a long
-    # run can go in time-limited pieces, each resuming the last
+    # SIGTERM (`timeout`, torchrun) stops the run as Ctrl-C does: a long run goes in resumable pieces
     previous_handler = signal.getsignal(signal.SIGTERM)
     on_sigterm(stop_as_ctrl_c)
+    where = "at global step"
     try:
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedule follows the global step, so that a resumed run continues it wherever it left off
@@ -766,15 +767,10 @@ def main(args: Args) -> dict | None:
                 args.gae_lambda,
             )
 
-            # Sequences: (T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N, sequence k * N + n = env n's k-th piece
-            def to_seqs(x):
-                return x.view(-1, seq_len, args.num_envs, *x.shape[2:]).transpose(0, 1).reshape(seq_len, -1, *x.shape[2:])
-
-            def take(x, seqs):  # (seq_len, S, ...) -> (seq_len * M, ...), time-major as the Agent expects
-                return x[:, seqs].reshape(-1, *x.shape[2:])
-
-            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = map(
-                to_seqs, (obs, episode_starts, actions, logprobs, advantages, returns, values)
+            # Sequences: (T, N, ...) -> (seq_len, S, ...), each env's rollout cut into pieces of seq_len steps
+            stored = (obs, episode_starts, actions, logprobs, advantages, returns, values)
+            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = (
+                to_seqs(x, seq_len) for x in stored
             )
             b_states = seq_states.transpose(0, 1).reshape(1, -1, state.shape[2])  # (K, 1, N, H) -> (1, K * N, H)
             num_seqs = b_obs.shape[1]
@@ -821,44 +817,61 @@ def main(args: Args) -> dict | None:
             if world_size > 1:
                 dist.all_reduce(non_finite, op=dist.ReduceOp.MAX)
             if non_finite[0]:
-                stop_non_finite("loss")
+                raise NonFinite("loss")
             if non_finite[1]:
-                stop_non_finite("weights")
+                raise NonFinite("weights")
             last_good = training_state(agent, optimizer, args, global_step, iteration)
             if rank > 0:
                 continue
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
-            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             sps = int((global_step - start_step) / (time.time() - start_time))
-            writer.add_scalar("charts/learning_rate", optimizer.param_groups[0]["lr"], global_step)
-            writer.add_scalar("charts/SPS", sps, global_step)
-            writer.add_scalar("losses/value_loss", v_loss.item(), global_step)
-            writer.add_scalar("losses/policy_loss", pg_loss.item(), global_step)
-            writer.add_scalar("losses/entropy", entropy_loss.item(), global_step)
-            writer.add_scalar("losses/old_approx_kl", old_approx_kl.item(), global_step)
-            writer.add_scalar("losses/approx_kl", approx_kl.item(), global_step)
-            writer.add_scalar("losses/clipfrac", torch.stack(clipfracs).mean().item(), global_step)
-            writer.add_scalar("losses/explained_variance", explained_var, global_step)
-            writer.add_scalar("losses/first_ratio_error", first_ratio_error.item(), global_step)
+            scalars = {
+                "charts/learning_rate": optimizer.param_groups[0]["lr"],
+                "charts/SPS": sps,
+                "losses/value_loss": v_loss.item(),
+                "losses/policy_loss": pg_loss.item(),
+                "losses/entropy": entropy_loss.item(),
+                "losses/old_approx_kl": old_approx_kl.item(),
+                "losses/approx_kl": approx_kl.item(),
+                "losses/clipfrac": torch.stack(clipfracs).mean().item(),
+                "losses/explained_variance": np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y,
+                "losses/first_ratio_error": first_ratio_error.item(),
+            }
+            for key, value in scalars.items():
+                writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
-    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, or an error raised in the loop (by the env, say)
-        stopped(stop, f"at global step {global_step}")
-    on_sigterm(previous_handler)
-    envs.close()
-    train_time = time.time() - start_time
-    if world_size > 1:
-        dist.destroy_process_group()
-    if rank > 0:
-        return None
-    checkpoint_path = save(last_good) if args.save_model else None
 
-    try:  # Ctrl-C or an error in the evaluation closes the run as in the loop
+        envs.close()
+        train_time = time.time() - start_time
+        if world_size > 1:
+            dist.destroy_process_group()
+        if rank > 0:
+            on_sigterm(previous_handler)
+            return None
+        checkpoint_path = save(last_good, run_dir, args)
+        where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, backend, device, run_name) if args.eval_episodes > 0 else []
-    except (KeyboardInterrupt, Exception) as stop:
-        stopped(stop, f"in the evaluation after global step {global_step}")
+    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C or SIGTERM, a non-finite value, an error (the env's, say)
+        path = save(last_good, run_dir, args) if rank == 0 else None
+        code = 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
+        close_run(writer, envs, args, previous_handler, code)
+        step = last_good["global_step"] if last_good else None
+        if isinstance(stop, NonFinite) and rank > 0:
+            raise SystemExit(2) from None  # rank 0 says it
+        if isinstance(stop, NonFinite):
+            kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
+            fail(f"non-finite {stop} at update {iteration}" + kept)
+        if rank == 0:
+            kept = f"; checkpoint at global step {step}: {path}" if path else ""
+            what = "interrupted" if code == 130 else f"stopped by {type(stop).__name__}"
+            print(f"{what} {where} {global_step}" + kept, file=sys.stderr)
+        if code == 130:
+            raise SystemExit(130) from None
+        raise  # as it came, its traceback after the line above
+    on_sigterm(previous_handler)
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
     trained = global_step - start_step
