@@ -230,9 +230,10 @@ def render(text: str) -> str:
     return re.sub(r"^<!-- report:(\w+) -->\n.*?^<!-- /report -->$", fill, text, flags=re.S | re.M)
 
 
-def curve_band(runs: list[dict], steps: int, points: int = 100) -> tuple:
-    """The mean over runs of each run's running mean, on a common grid, with a 95% bootstrap band."""
-    grid = np.linspace(0, steps, points)
+def curve_band(runs: list[dict], points: int = 100) -> tuple:
+    """The mean over runs of each run's running mean, on a common grid, with a 95% bootstrap band; up to the step
+    where the first run ended, so that a peer whose runs stop at the threshold is not shown by its slowest runs alone."""
+    grid = np.linspace(0, min(r["curve"][-1][0] for r in runs), points)
     values = []
     for r in runs:
         x, y = np.array(r["curve"]).T
@@ -252,11 +253,11 @@ def figure(suite: str, script: str, peer: str) -> None:
     import matplotlib.pyplot as plt
 
     all_rows = rows(suite)
-    env_id, steps = all_rows[0]["env_id"], all_rows[0]["steps"]
+    env_id = all_rows[0]["env_id"]
     fig, ax = plt.subplots(figsize=(4.8, 3.0), dpi=80)
     for name in (script, peer):
         runs = of(all_rows, name)
-        grid, mean, low, high = curve_band(runs, steps)
+        grid, mean, low, high = curve_band(runs)
         ax.plot(grid, mean, label=f"{name} ({len(runs)} runs)")
         ax.fill_between(grid, low, high, alpha=0.25)
     ax.axhline(THRESHOLDS[env_id], color="gray", linestyle="--", linewidth=0.8)
