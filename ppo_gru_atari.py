@@ -464,6 +464,14 @@ def check_args(args: Args) -> None:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     if not args.learning_rate > 0:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
+    for name in ["gamma", "gae_lambda"]:
+        value = getattr(args, name)
+        if value is not None and not 0.0 <= value <= 1.0:
+            fail(f"--{name.replace('_', '-')} must be from 0 to 1, got {value}")
+    for name in ["clip_coef", "max_grad_norm", "target_kl"]:
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            fail(f"--{name.replace('_', '-')} must be positive, got {value}")
     if args.seq_len < 0 or args.eval_episodes < 0:
         fail("--seq-len and --eval-episodes must not be negative")
     if args.seq_len > args.num_steps:
@@ -481,6 +489,8 @@ def check_args(args: Args) -> None:
 
 
 def load_checkpoint(path: str, env_id: str) -> dict:
+    if os.path.isdir(path):
+        fail(f"checkpoint '{path}' is a directory, not a checkpoint file")
     if not os.path.isfile(path):
         fail(f"checkpoint '{path}' does not exist")
     try:
@@ -597,6 +607,9 @@ def main(args: Args) -> dict | None:
     checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
     if checkpoint is not None:
         take_args_from_checkpoint(args, checkpoint)
+    if args.resume and checkpoint["global_step"] > args.total_timesteps:
+        step = checkpoint["global_step"]
+        fail(f"--total-timesteps {args.total_timesteps} is below the checkpoint's global step {step}: nothing to train")
     # torchrun starts one process per rank and sets these; plain `python ppo_gru_atari.py` is rank 0 of 1
     rank, world_size = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
     local_rank, local_world_size = int(os.environ.get("LOCAL_RANK", 0)), int(os.environ.get("LOCAL_WORLD_SIZE", 1))

@@ -221,7 +221,9 @@ def check_env(args: Args) -> np.ndarray:
         env = make_env(args.env_id, "rgb_array" if args.capture_video else None, flatten=False)()
     except gym.error.DependencyNotInstalled as error:
         fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
-    except (gym.error.UnregisteredEnv, gym.error.DeprecatedEnv):
+    except gym.error.DeprecatedEnv as error:  # gymnasium's line names the version to use
+        fail(f"env id '{args.env_id}' is deprecated: {error}")
+    except gym.error.UnregisteredEnv:
         # with the module named, each close match is given as an id to pass as it is
         close = [f"{module}:{m}" if module else m for m in difflib.get_close_matches(name, list(gym.registry), n=3)]
         elsewhere = "" if module else "; an id that a package registers when imported is named with it: MODULE:EnvId"
@@ -500,6 +502,14 @@ def check_args(args: Args) -> None:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     if not args.learning_rate > 0:
         fail(f"--learning-rate must be positive, got {args.learning_rate}")
+    for name in ["gamma", "final_gamma", "gae_lambda"]:
+        value = getattr(args, name)
+        if value is not None and not 0.0 <= value <= 1.0:
+            fail(f"--{name.replace('_', '-')} must be from 0 to 1, got {value}")
+    for name in ["clip_coef", "max_grad_norm", "target_kl"]:
+        value = getattr(args, name)
+        if value is not None and not value > 0:
+            fail(f"--{name.replace('_', '-')} must be positive, got {value}")
     if not 0.0 <= args.norm_obs_until <= 1.0:
         fail(f"--norm-obs-until is a fraction of --total-timesteps, from 0 to 1, got {args.norm_obs_until}")
     if not 0.0 < args.train_time_limit <= 1.0:
@@ -523,6 +533,8 @@ def check_args(args: Args) -> None:
 
 
 def load_checkpoint(path: str, env_id: str) -> dict:
+    if os.path.isdir(path):
+        fail(f"checkpoint '{path}' is a directory, not a checkpoint file")
     if not os.path.isfile(path):
         fail(f"checkpoint '{path}' does not exist")
     try:
@@ -618,6 +630,9 @@ def main(args: Args) -> dict:
     checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
     if checkpoint is not None:
         take_args_from_checkpoint(args, checkpoint)
+    if args.resume and checkpoint["global_step"] > args.total_timesteps:
+        step = checkpoint["global_step"]
+        fail(f"--total-timesteps {args.total_timesteps} is below the checkpoint's global step {step}: nothing to train")
     box_parts = check_env(args)
     seq_len = args.seq_len or args.num_steps
     batch_size = args.num_envs * args.num_steps

@@ -350,6 +350,35 @@ def test_a_non_finite_observation_in_the_evaluation_stops_with_one_line(capsys, 
     assert "non-finite observation" in err
 
 
+@pytest.mark.parametrize("name", [*VECTOR_SCRIPTS, "ppo_gru_atari"])
+@pytest.mark.parametrize(
+    "flags",
+    [dict(gamma=1.5), dict(gamma=-1.0), dict(gae_lambda=2.0), dict(clip_coef=-1.0), dict(max_grad_norm=0.0),
+     dict(target_kl=-1.0)],
+)  # fmt: skip
+def test_a_value_outside_its_range_is_answered_in_one_line(capsys, name, flags):
+    """A discount or lambda outside [0, 1], a clip range, gradient norm or target KL that is not positive: one line
+    naming the flag, before anything is built, instead of a run that trains on it."""
+    ((key, value),) = flags.items()
+    assert f"--{key.replace('_', '-')} must be" in one_line_error(capsys, name, alone=True, **flags)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_resuming_below_the_checkpoints_step_is_answered_in_one_line(capsys, name):
+    """--resume with --total-timesteps below the checkpoint's global step would run no update and say nothing."""
+    saved = run(name, save_model=True)["checkpoint"]
+    capsys.readouterr()
+    err = one_line_error(capsys, name, resume=saved, total_timesteps=64)
+    assert "--total-timesteps 64 is below the checkpoint's global step 128" in err
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_a_directory_as_the_checkpoint_and_a_deprecated_id_are_named_as_such(capsys, name, tmp_path):
+    assert "is a directory" in one_line_error(capsys, name, eval_checkpoint=str(tmp_path))
+    err = one_line_error(capsys, name, env_id="Taxi-v3")
+    assert "is deprecated" in err and "Taxi-v4" in err  # gymnasium's own advice, not "unknown"
+
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_diverging_learning_rate_keeps_weights_from_before_the_divergence(capsys, name):
     """--learning-rate 1e30: the first Adam step throws every weight to about 1e30; what is kept is labelled with
