@@ -217,6 +217,8 @@ def check_env(args: Args) -> np.ndarray:
     """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line;
     returns which entries of the flattened observation come from Box parts."""
     module, _, name = args.env_id.rpartition(":")  # `module:EnvId`: gym.make imports the module, so any id it takes works
+    if not name or (":" in args.env_id and not module):
+        fail(f"env id '{args.env_id}' is malformed: give EnvId, or MODULE:EnvId to import MODULE first")
     try:
         env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None, flatten=False)()
     except gym.error.DependencyNotInstalled as error:
@@ -234,9 +236,11 @@ def check_env(args: Args) -> np.ndarray:
         what = f"module '{module}' of" if module and missing and module.startswith(missing) else "a module needed by"
         fail(f"cannot import {what} env '{args.env_id}': No module named '{missing}'")
     except TypeError as error:
-        if not args.capture_video:
-            raise
-        fail(f"--capture-video: env '{args.env_id}' takes no render_mode ({error})")
+        if args.capture_video:
+            fail(f"--capture-video: env '{args.env_id}' takes no render_mode ({error})")
+        fail(f"env '{args.env_id}' cannot be made as gym.make('{args.env_id}'): {error}")
+    except gym.error.Error as error:  # a malformed id, say: gymnasium's own line
+        fail(f"env id '{args.env_id}': {error}")
     if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
         modes = env.metadata.get("render_modes")
         fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")

@@ -379,6 +379,25 @@ def test_a_directory_as_the_checkpoint_and_a_deprecated_id_are_named_as_such(cap
     assert "is deprecated" in err and "Taxi-v4" in err  # gymnasium's own advice, not "unknown"
 
 
+class NeedsAnArgument(gym.Env):
+    """An env whose constructor takes a required argument that gym.make does not give."""
+
+    observation_space, action_space = gym.spaces.Box(-1.0, 1.0, (2,), np.float32), gym.spaces.Discrete(2)
+
+    def __init__(self, size, render_mode=None):
+        self.size = size
+
+
+gym.register("NeedsAnArgument-v0", entry_point=NeedsAnArgument)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("env_id", ["CartPole v1", ":", "mymodule:", ":CartPole-v1", "NeedsAnArgument-v0"])
+def test_a_malformed_id_or_an_env_that_cannot_be_made_is_answered_in_one_line(capsys, name, env_id):
+    err = one_line_error(capsys, name, alone=True, env_id=env_id)
+    assert f"env id '{env_id}'" in err or f"env '{env_id}' cannot be made" in err
+
+
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
 def test_diverging_learning_rate_keeps_weights_from_before_the_divergence(capsys, name):
     """--learning-rate 1e30: the first Adam step throws every weight to about 1e30; what is kept is labelled with
