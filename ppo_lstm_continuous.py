@@ -12,6 +12,7 @@ import threading
 import time
 from dataclasses import asdict, dataclass
 from functools import partial
+from typing import Literal
 
 import gymnasium as gym
 import numpy as np
@@ -43,7 +44,7 @@ class Args:
     capture_video: bool = False
     """if toggled, videos of the evaluation episodes are saved under `videos/{run_name}`"""
     save_model: bool = False
-    """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` at the end (and on Ctrl-C)"""
+    """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` (on Ctrl-C too)"""
     resume: str | None = None
     """path of a checkpoint to continue training from"""
     eval_checkpoint: str | None = None
@@ -51,7 +52,7 @@ class Args:
     eval_episodes: int = 10
     """episodes of the final evaluation (0 skips it)"""
     eval_sample: bool = False
-    """evaluate the policy as sampled (with the exploration noise of --noise-corr) instead of its mean action"""
+    """evaluate with actions drawn from the policy (noise as in training) instead of its mean"""
 
     # Algorithm specific arguments
     env_id: str = "PendulumNoVel-v1"
@@ -69,8 +70,7 @@ class Args:
     gamma: float = 0.9
     """the discount factor gamma"""
     final_gamma: float | None = 0.98
-    """the discount rises linearly in the global step from --gamma to this at --total-timesteps (a --gamma at or above
-    it stays as given; None: --gamma throughout)"""
+    """the discount rises linearly in the global step to this (None: --gamma throughout)"""
     gae_lambda: float = 0.95
     """the lambda for the general advantage estimation"""
     num_minibatches: int = 4
@@ -80,13 +80,13 @@ class Args:
     norm_adv: bool = True
     """toggles advantages normalization"""
     clip_coef: float = 0.1
-    """the surrogate clipping coefficient (the value clip's too)"""
+    """the surrogate clipping coefficient"""
     anneal_clip: bool = False
-    """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
+    """anneal the clipping coefficients to 0 with the learning rate (steadies the late updates)"""
     clip_vloss: bool = True
     """toggles whether or not to use a clipped loss for the value function"""
     ent_coef: float = 0.02
-    """coefficient of the entropy (keeps the log-std from collapsing once the pendulum is swung up)"""
+    """coefficient of the entropy (keeps the log-std from collapsing once the pendulum is up)"""
     vf_coef: float = 0.5
     """coefficient of the value function"""
     max_grad_norm: float = 0.5
@@ -94,34 +94,31 @@ class Args:
     target_kl: float | None = None
     """the target KL divergence threshold"""
     train_time_limit: float = 0.5
-    """training episodes end at this fraction of the env's time limit (a truncation, bootstrapped from the value of
-    the state reached, so the return learned is the same), for twice the episode starts per step at 0.5; evaluation
-    plays whole episodes (1: the env's own limit)"""
+    """training episodes end, bootstrapped, at this fraction of the env's time limit (1: whole)"""
     norm_obs: bool = True
-    """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation)"""
-    # a policy whose inputs are still being rescaled once its learning rate has annealed can lose what it learned
+    """normalise observations with running statistics (frozen in evaluation)"""
     norm_obs_until: float = 0.3
-    """the observation statistics stop updating at this fraction of --total-timesteps (1: never)"""
+    """the observation statistics freeze at this fraction of --total-timesteps (1: never)"""
     norm_reward: bool = True
     """scale rewards by the running standard deviation of the discounted return"""
     reward_floor: float | None = None
-    """raise training rewards below this value to it (off by default; -1 lets BipedalWalker-v3 learn to walk)"""
+    """raise training rewards below this to it (-1 lets BipedalWalker-v3 learn to walk)"""
     init_logstd: float = -0.5
     """initial log standard deviation of the Gaussian policy"""
     noise_corr: float = 0.5
-    """correlation of the exploration noise between consecutive steps of an episode (0: drawn anew each step;
-    0.95 lets MountainCarContinuousNoVel-v0 find the flag); the Gaussian and its logprob stay as they are"""
+    """correlation of the exploration noise between an episode's steps (0.95 for MountainCar)"""
 
     # Recurrence
+    rnn_type: Literal["lstm", "gru"] = "lstm"
+    """the recurrent layer of the actor and of the critic"""
     rnn_hidden_size: int = 64
-    """width of the LSTM state"""
+    """width of the recurrent state"""
     seq_len: int = 0
-    """truncated-BPTT length; 0 means each env's whole rollout is one sequence (minibatching by env)"""
+    """truncated-BPTT length; 0: each env's whole rollout is one sequence (minibatching by env)"""
     reset_state_on_done: bool = True
     """zero the recurrent state where a new episode starts"""
     shared_lstm: bool = True
-    """the critic reads the actor's LSTM (as CleanRL; on PendulumNoVel-v1 it learned as well as with its own and made a
-    third more steps per second) instead of having its own (as sb3-contrib; --no-shared-lstm)"""
+    """the critic reads the actor's LSTM (as CleanRL) instead of its own (as sb3-contrib)"""
 
 
 def fail(message: str) -> None:
@@ -131,11 +128,11 @@ def fail(message: str) -> None:
 
 
 class NonFinite(Exception):
-    """A non-finite observation, loss or weight: the run stops with one line and keeps its last good update."""
+    """A non-finite observation, loss or weight: the run stops and keeps its last good update."""
 
 
 # Environments: masked-velocity ids, as rl-baselines3-zoo (velocity entries zeroed, shape kept)
-NOVEL_ENVS = {  # id -> (base id, make kwargs, observation mask: 0 where an entry is a velocity)
+NOVEL_ENVS = {  # id -> (base id, its kwargs, observation mask: 0 where an entry is a velocity)
     "PendulumNoVel-v1": ("Pendulum-v1", {}, [1, 1, 0]),
     "MountainCarContinuousNoVel-v0": ("MountainCarContinuous-v0", {}, [1, 0]),
     "LunarLanderContinuousNoVel-v3": ("LunarLander-v3", {"continuous": True}, [1, 1, 0, 0, 1, 0, 1, 1]),
@@ -154,9 +151,8 @@ OWN_ENV_IDS = list(NOVEL_ENVS)
 
 
 class FlatObservation(gym.ObservationWrapper):
-    """Observations as one vector in gymnasium's flatten order: Box parts flattened, Discrete parts one-hot,
-    MultiDiscrete parts concatenated one-hots, MultiBinary parts as they are, the parts of a Tuple or Dict one after
-    another (a Dict's in its key order). A Dict's text parts (MiniGrid's mission) are left out."""
+    """Observations as one vector in gymnasium's flatten order (Box parts flattened, Discrete ones
+    one-hot, a Tuple's or Dict's parts one after another); a Dict's text parts are left out."""
 
     def __init__(self, env: gym.Env):
         super().__init__(env)
@@ -164,9 +160,9 @@ class FlatObservation(gym.ObservationWrapper):
         self.keys = None
         if isinstance(space, gym.spaces.Dict):
             self.keys = [key for key, part in space.spaces.items() if not is_text(part)]
-            space = gym.spaces.Dict([(key, space[key]) for key in self.keys])  # a sequence keeps the order as it is
+            space = gym.spaces.Dict([(key, space[key]) for key in self.keys])  # keeps the order
         self.parts = space
-        self.box_entries = box_entries(space)  # (flatdim,) True where a Box part lies: only those are normalised
+        self.box_entries = box_entries(space)  # (flatdim,) True where a Box part lies (normalised)
         self.observation_space = gym.spaces.flatten_space(space)
 
     def observation(self, obs):
@@ -176,7 +172,7 @@ class FlatObservation(gym.ObservationWrapper):
 
 
 def box_entries(space: gym.spaces.Space) -> np.ndarray:
-    """Which entries of the flattened observation come from Box parts; ValueError for a space with no fixed vector."""
+    """Which flattened entries come from Box parts; ValueError for a space with no fixed vector."""
     if isinstance(space, gym.spaces.Box):
         return np.ones(gym.spaces.flatdim(space), dtype=bool)
     if isinstance(space, gym.spaces.Discrete | gym.spaces.MultiDiscrete | gym.spaces.MultiBinary):
@@ -191,81 +187,148 @@ def is_vector(space: gym.spaces.Space) -> bool:
     return isinstance(space, gym.spaces.Box) and len(space.shape) == 1
 
 
-def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's MissionSpace: spaces of strings
+def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's MissionSpace
     return space.dtype is not None and np.dtype(space.dtype).kind == "U"
 
 
 def cut_length(env: gym.Env, time_limit: float) -> int | None:
-    """The length of the training episodes under --train-time-limit; None where they stay whole (the fraction 1, or
-    an env that declares no time limit)."""
+    """The training episodes' length under --train-time-limit; None where they stay whole."""
     limit = env.spec.max_episode_steps if env.spec else None
     return max(1, round(time_limit * limit)) if time_limit < 1 and limit else None
 
 
-def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True, time_limit: float = 1.0):
+def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True, time_limit=1.0):
     def thunk():
-        # render_mode is passed only when something renders: third-party envs may not take the argument
+        # render_mode only when something renders: third-party envs may not take the argument
         env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
         cut = cut_length(env, time_limit)
         env = FlatObservation(env) if flatten and not is_vector(env.observation_space) else env
-        return env if cut is None else gym.wrappers.TimeLimit(env, cut)  # outside the env's own, it ends them first
+        return env if cut is None else gym.wrappers.TimeLimit(env, cut)  # ends them first
 
     return thunk
 
 
 def check_env(args: Args) -> np.ndarray:
-    """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line;
-    returns which entries of the flattened observation come from Box parts."""
-    module, _, name = args.env_id.rpartition(":")  # `module:EnvId`: gym.make imports the module, so any id it takes works
-    if not name or (":" in args.env_id and not module):
-        fail(f"env id '{args.env_id}' is malformed: give EnvId, or MODULE:EnvId to import MODULE first")
+    """Make one env as training (and the evaluation's video) will and answer any problem in one
+    line; returns which entries of the flattened observation come from Box parts."""
+    env_id = args.env_id
+    module, _, name = env_id.rpartition(":")  # `module:EnvId`: gym.make imports the module
+    if not name or (":" in env_id and not module):
+        fail(f"env id '{env_id}' is malformed: give EnvId, or MODULE:EnvId to import MODULE first")
     try:
-        env = make_env(args.env_id, "rgb_array" if args.capture_video else None, flatten=False)()
+        env = make_env(env_id, "rgb_array" if args.capture_video else None, flatten=False)()
     except gym.error.DependencyNotInstalled as error:
-        fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
+        fail(f"env '{env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
     except gym.error.DeprecatedEnv as error:  # gymnasium's line names the version to use
-        fail(f"env id '{args.env_id}' is deprecated: {error}")
+        fail(f"env id '{env_id}' is deprecated: {error}")
     except gym.error.UnregisteredEnv:
         # with the module named, each close match is given as an id to pass as it is
-        close = [f"{module}:{m}" if module else m for m in difflib.get_close_matches(name, list(gym.registry), n=3)]
-        elsewhere = "" if module else "; an id that a package registers when imported is named with it: MODULE:EnvId"
-        fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}"
-             + elsewhere)  # fmt: skip
+        matches = difflib.get_close_matches(name, list(gym.registry), n=3)
+        close = [f"{module}:{m}" if module else m for m in matches] or "none"
+        hint = "; an id that a package registers when imported is named with it: MODULE:EnvId"
+        own = f"this script's own ids: {OWN_ENV_IDS}"
+        fail(f"unknown env id '{env_id}'; close matches: {close}; {own}" + ("" if module else hint))
     except ModuleNotFoundError as error:
-        missing = (error.__cause__ or error).name  # gym.make re-raises the prefix's import error with its own message
-        what = f"module '{module}' of" if module and missing and module.startswith(missing) else "a module needed by"
-        fail(f"cannot import {what} env '{args.env_id}': No module named '{missing}'")
+        missing = (error.__cause__ or error).name  # gym.make re-raises the import error as its own
+        own = module and missing and module.startswith(missing)
+        what = f"module '{module}' of" if own else "a module needed by"
+        fail(f"cannot import {what} env '{env_id}': No module named '{missing}'")
     except TypeError as error:
         if args.capture_video:
-            fail(f"--capture-video: env '{args.env_id}' takes no render_mode ({error})")
-        fail(f"env '{args.env_id}' cannot be made as gym.make('{args.env_id}'): {error}")
+            fail(f"--capture-video: env '{env_id}' takes no render_mode ({error})")
+        fail(f"env '{env_id}' cannot be made as gym.make('{env_id}'): {error}")
     except gym.error.Error as error:  # a malformed id, say: gymnasium's own line
-        fail(f"env id '{args.env_id}': {error}")
-    if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
-        modes = env.metadata.get("render_modes")
-        fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
+        fail(f"env id '{env_id}': {error}")
+    modes = env.metadata.get("render_modes")
+    if args.capture_video and "rgb_array" not in (modes or []):
+        fail(f"--capture-video: env '{env_id}' cannot render frames (its render modes: {modes})")
     obs_space, act_space = env.observation_space, env.action_space
     try:
-        entries = np.ones(obs_space.shape[0], dtype=bool) if is_vector(obs_space) else FlatObservation(env).box_entries
+        entries = FlatObservation(env).box_entries if not is_vector(obs_space) else None
     except ValueError as error:
-        fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, MultiDiscrete, "
-             f"MultiBinary, and Tuple or Dict of these")  # fmt: skip
+        fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, "
+             "MultiDiscrete, MultiBinary, and Tuple or Dict of these")
     env.close()
-    if len(entries) > 4096 and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3:
-        fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
+    image = isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3
+    if image and np.prod(obs_space.shape) > 4096:
+        fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; "
+             "ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Box) or len(act_space.shape) != 1:
         fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete actions")
-    # notices come after every check, so that an env this script cannot take is answered in one line alone
-    text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
+    # notices come after every check, so that an env this script cannot take gets one line alone
+    parts = obs_space.items() if isinstance(obs_space, gym.spaces.Dict) else []
+    text = [key for key, part in parts if is_text(part)]
     if text:
-        print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
-    cut = cut_length(env, args.train_time_limit)
-    if args.train_time_limit < 1 and not args.eval_checkpoint:  # a checkpoint's evaluation alone trains nothing
-        print(f"{SCRIPT}: env '{args.env_id}' declares no time limit; --train-time-limit leaves its episodes whole"
-              if cut is None else f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} "
-              f"steps, bootstrapped (--train-time-limit {args.train_time_limit}; 1 plays them whole); evaluation plays "
-              "them whole")  # fmt: skip
-    return entries
+        print(f"{SCRIPT}: the observation's text parts {text} are left out")
+    cut, limit = cut_length(env, args.train_time_limit), env.spec.max_episode_steps if env.spec else None
+    if args.train_time_limit < 1 and not args.eval_checkpoint:  # an evaluation alone trains nothing
+        print(f"{SCRIPT}: env '{env_id}' declares no time limit; --train-time-limit leaves its episodes whole"
+              if cut is None else f"{SCRIPT}: training episodes end at {cut} of the env's {limit} steps, "
+              f"bootstrapped (--train-time-limit {args.train_time_limit}; 1 plays them whole); evaluation "
+              "plays them whole")
+    return np.ones(obs_space.shape[0], dtype=bool) if entries is None else entries
+
+
+def check_args(args: Args) -> None:
+    """Inconsistent arguments get one line before anything is built."""
+    sizes = ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs"]
+    for name in sizes + ["rnn_hidden_size", "learning_rate"]:
+        if not getattr(args, name) > 0:
+            fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    for name in ["gamma", "final_gamma", "gae_lambda", "norm_obs_until"]:
+        if getattr(args, name) is not None and not 0.0 <= getattr(args, name) <= 1.0:
+            fail(f"--{name.replace('_', '-')} must be from 0 to 1, got {getattr(args, name)}")
+    for name in ["clip_coef", "max_grad_norm", "target_kl"]:
+        if getattr(args, name) is not None and not getattr(args, name) > 0:
+            fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if not 0.0 < args.train_time_limit <= 1.0:
+        fail(f"--train-time-limit must be above 0 and at most 1, got {args.train_time_limit}")
+    if not 0.0 <= args.noise_corr < 1.0:
+        fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
+    if args.seq_len < 0 or args.eval_episodes < 0:
+        fail("--seq-len and --eval-episodes must not be negative")
+    if args.seq_len > args.num_steps:
+        fail(f"--seq-len {args.seq_len} is larger than --num-steps {args.num_steps}")
+    seq_len = args.seq_len or args.num_steps
+    if args.num_steps % seq_len:
+        fail(f"--seq-len {seq_len} must divide --num-steps {args.num_steps}")
+    num_seqs, num_mbs = args.num_envs * (args.num_steps // seq_len), args.num_minibatches
+    if num_seqs % num_mbs:
+        fail(f"{num_seqs} sequences of {seq_len} steps do not split into {num_mbs} minibatches")
+    if args.norm_adv and num_seqs // num_mbs * seq_len == 1:
+        fail("a minibatch of one step cannot normalise its advantages: fewer minibatches or --no-norm-adv")
+    batch_size = args.num_envs * args.num_steps
+    if args.total_timesteps < batch_size and not args.eval_checkpoint:
+        fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({batch_size})")
+
+
+def load_checkpoint(args: Args) -> dict | None:
+    """The checkpoint of --resume or --eval-checkpoint, checked; what it decides (the network's
+    shape, the observation pipeline) overrides the command line."""
+    path = args.resume or args.eval_checkpoint
+    if path is None:
+        return None
+    if not os.path.isfile(path):
+        what = "is a directory, not a checkpoint file" if os.path.isdir(path) else "does not exist"
+        fail(f"checkpoint '{path}' {what}")
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as error:  # noqa: BLE001 - any unreadable file is reported the same way
+        fail(f"checkpoint '{path}' is corrupt or not a checkpoint ({type(error).__name__})")
+    if not isinstance(checkpoint, dict) or checkpoint.get("script") != SCRIPT:
+        fail(f"checkpoint '{path}' was not written by {SCRIPT}")
+    if checkpoint["env_id"] != args.env_id:
+        fail(f"checkpoint '{path}' is for env '{checkpoint['env_id']}', not '{args.env_id}'")
+    if args.resume and checkpoint["global_step"] > args.total_timesteps:
+        step, total = checkpoint["global_step"], args.total_timesteps
+        fail(f"--total-timesteps {total} is below the checkpoint's global step {step}: nothing to train")
+    network = ["rnn_type", "rnn_hidden_size", "shared_lstm"]
+    for key in network + ["norm_obs", "norm_reward"]:
+        value = checkpoint["args"].get(key, getattr(Args(), key))
+        if getattr(args, key) != value:
+            print(f"{key} = {value}, as the checkpoint was trained")
+            setattr(args, key, value)
+    return checkpoint
 
 
 class RunningMeanStd:
@@ -273,17 +336,20 @@ class RunningMeanStd:
 
     def __init__(self, shape: tuple = (), normalized: np.ndarray | None = None):
         self.mean, self.var, self.count = np.zeros(shape), np.ones(shape), 1e-4
-        self.normalized = np.ones(shape, dtype=bool) if normalized is None else normalized  # what normalize() changes
+        # the entries normalize() changes
+        self.normalized = np.ones(shape, dtype=bool) if normalized is None else normalized
 
     def update(self, x: np.ndarray) -> None:
         delta, n = x.mean(0) - self.mean, x.shape[0]
         total = self.count + n
         self.mean = self.mean + delta * n / total
-        self.var = (self.var * self.count + x.var(0) * n + delta**2 * self.count * n / total) / total
+        m2 = self.var * self.count + x.var(0) * n + delta**2 * self.count * n / total
+        self.var = m2 / total
         self.count = total
 
     def normalize(self, x: np.ndarray) -> np.ndarray:
-        return np.where(self.normalized, np.clip((x - self.mean) / np.sqrt(self.var + 1e-8), -10.0, 10.0), x)
+        scaled = np.clip((x - self.mean) / np.sqrt(self.var + 1e-8), -10.0, 10.0)
+        return np.where(self.normalized, scaled, x)
 
 
 def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Module:
@@ -292,114 +358,107 @@ def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias_const: float = 0.
     return layer
 
 
+def rnn_cell(rnn: nn.LSTM | nn.GRU, x: torch.Tensor, state: tuple) -> tuple:
+    """One step of a one-layer LSTM or GRU as a fused cell: on CPU a third of a call to it."""
+    weights = (rnn.weight_ih_l0, rnn.weight_hh_l0, rnn.bias_ih_l0, rnn.bias_hh_l0)
+    if isinstance(rnn, nn.GRU):
+        return (torch.gru_cell(x, state[0], *weights),)
+    return torch.lstm_cell(x, state, *weights)
+
+
 class Agent(nn.Module):
-    """LSTM over raw observations, then MLP heads; the policy is a Gaussian with a state-independent
-    log-std. The state is an (h, c) tuple, each shaped (num_lstms, N, hidden): slice 0 belongs to the
-    actor's LSTM, slice 1 (unless shared) to the critic's."""
+    """An LSTM (or GRU) over the observations, another for the critic unless --shared-lstm, then
+    one tanh layer of 64 per head; the policy is a Gaussian with a state-independent log-std. The
+    state is (h, c) for an LSTM and (h,) for a GRU, each (num_rnns, N, hidden): slice 0 the actor's."""
 
     def __init__(self, envs: gym.vector.VectorEnv, args: Args):
         super().__init__()
         obs_dim, hidden = envs.single_observation_space.shape[0], args.rnn_hidden_size
-        self.lstm = nn.LSTM(obs_dim, hidden)
-        self.critic_lstm = None if args.shared_lstm else nn.LSTM(obs_dim, hidden)
-        for lstm in filter(None, [self.lstm, self.critic_lstm]):
-            for name, param in lstm.named_parameters():
+        rnn = nn.GRU if args.rnn_type == "gru" else nn.LSTM
+        self.lstm = rnn(obs_dim, hidden)
+        self.critic_lstm = None if args.shared_lstm else rnn(obs_dim, hidden)
+        for rnn in filter(None, [self.lstm, self.critic_lstm]):
+            for name, param in rnn.named_parameters():
                 if "bias" in name:
                     nn.init.constant_(param, 0)
-                elif "weight" in name:
+                else:
                     nn.init.orthogonal_(param, 1.0)
         action_dim = envs.single_action_space.shape[0]
         self.actor_mean = nn.Sequential(
-            layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, action_dim), std=0.01)
+            layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, action_dim), 0.01)
         )
-        self.actor_logstd = nn.Parameter(torch.full((1, action_dim), args.init_logstd))  # one learned log-std per action
-        self.critic = nn.Sequential(layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0))
+        # one learned log-std per action dimension
+        self.actor_logstd = nn.Parameter(torch.full((1, action_dim), args.init_logstd))
+        self.critic = nn.Sequential(
+            layer_init(nn.Linear(hidden, 64)), nn.Tanh(), layer_init(nn.Linear(64, 1), std=1.0)
+        )
         self.reset_state_on_done = args.reset_state_on_done
 
-    def get_initial_state(self, num_envs: int) -> tuple[torch.Tensor, torch.Tensor]:
-        num_lstms = 1 if self.critic_lstm is None else 2
-        zeros = torch.zeros(num_lstms, num_envs, self.lstm.hidden_size, device=self.lstm.weight_hh_l0.device)
-        return zeros, zeros.clone()
+    def get_initial_state(self, num_envs: int) -> tuple:
+        num_rnns = 1 if self.critic_lstm is None else 2
+        zeros = self.lstm.weight_hh_l0.new_zeros(num_rnns, num_envs, self.lstm.hidden_size)
+        return (zeros, zeros.clone()) if isinstance(self.lstm, nn.LSTM) else (zeros,)
 
-    def _unroll_stepwise(self, lstms, x, state, episode_starts):
-        # reference path: one step at a time, each LSTM a fused cell (on CPU a third of a one-step nn.LSTM call), the
-        # state ((num_lstms, N, hidden) each) zeroed before each episode's first step
-        h, c = state
-        outputs = []
-        for t in range(x.shape[0]):
-            keep = (1.0 - episode_starts[t]).view(1, -1, 1)
-            h, c = h * keep, c * keep
-            cells = [torch.lstm_cell(x[t], (h[i], c[i]), lstm.weight_ih_l0, lstm.weight_hh_l0, lstm.bias_ih_l0,
-                                     lstm.bias_hh_l0) for i, lstm in enumerate(lstms)]  # fmt: skip
-            h, c = torch.stack([cell[0] for cell in cells]), torch.stack([cell[1] for cell in cells])
-            outputs.append(h)
-        return torch.stack(outputs, 1), (h, c)  # (num_lstms, T, N, hidden), the final state
-
-    def _unroll_padded(self, lstms, x, state, episode_starts):
-        # fast path: cut every env's sequence where an episode starts and run all the pieces, right-padded,
-        # in one fused call per LSTM (one call costs about as much as a few steps on CPU); the LSTMs share the
-        # layout. A piece that opens an episode starts from zeros, each env's first piece from its carried state.
-        # Padding runs on past a short piece's end, so no final state is returned: this path serves the training
-        # update only
-        T, B = episode_starts.shape
-        piece_begins = episode_starts.bool().T.clone()  # (T, B) -> (B, T): env-major, each piece contiguous
+    def unroll(self, rnns: list, x: torch.Tensor, state: tuple, episode_starts: torch.Tensor):
+        """x (T * N, inputs), time-major -> a hidden (T * N, hidden) per RNN (rnns[i] from slice i
+        of the state), and the new state. T = 1 (acting): a fused cell per RNN. T > 1 (the training
+        update): every env's sequence is cut where an episode starts and the pieces run right-padded
+        in one call per RNN; padding runs past a short piece's end, so no state comes back."""
+        N = state[0].shape[1]
+        T = x.shape[0] // N
+        x = x.view(T, N, -1)  # (T * N, inputs) -> (T, N, inputs)
+        starts = episode_starts.view(T, N) if self.reset_state_on_done else x.new_zeros(T, N)
+        keep = (1.0 - starts[0]).view(1, -1, 1)  # zeroed before an episode's first step
+        state = tuple(s * keep for s in state)
+        if T == 1:
+            steps = [rnn_cell(rnn, x[0, :, : rnn.input_size], [s[i] for s in state])
+                     for i, rnn in enumerate(rnns)]
+            state = tuple(torch.stack(parts) for parts in zip(*steps, strict=True))
+            return list(state[0]), state
+        piece_begins = starts.bool().T.clone()  # (T, N) -> (N, T): env-major, each piece contiguous
         piece_begins[:, 0] = True
         piece_begins = piece_begins.reshape(-1)
-        piece = piece_begins.cumsum(0) - 1  # (B * T,) piece id of every step
-        first = piece_begins.nonzero().squeeze(1)  # (P,) flat index of each piece's first step
-        pos = torch.arange(B * T, device=x.device) - first[piece]  # step index inside its piece
-        padded = x.new_zeros(int(pos.max()) + 1, len(first), x.shape[2])  # (max_len, P, obs_dim)
-        padded[pos, piece] = x.transpose(0, 1).reshape(B * T, -1)
-        env_first = piece[torch.arange(B, device=x.device) * T]
-        keep = (1.0 - episode_starts[0]).view(1, -1, 1)
-        h0 = x.new_zeros(len(lstms), len(first), state[0].shape[2])
-        c0 = h0.clone()
-        h0[:, env_first] = state[0] * keep
-        c0[:, env_first] = state[1] * keep
-        outputs = [lstm(padded, (h0[i : i + 1], c0[i : i + 1]))[0] for i, lstm in enumerate(lstms)]
-        return [out[pos, piece].view(B, T, -1).transpose(0, 1) for out in outputs]  # (T, B, hidden) each
-
-    def _unroll(self, lstms, obs, state, episode_starts, need_state=True):
-        # obs (T * N, obs_dim) time-major -> one hidden (T * N, hidden) per LSTM, lstms[i] starting from slice i of
-        # the state; episode_starts marks each episode's first step
-        N = state[0].shape[1]
-        x = obs.view(-1, N, obs.shape[-1])
-        episode_starts = episode_starts.view(-1, N)
-        if self.reset_state_on_done and x.shape[0] > 1 and not need_state:
-            outputs, new_state = self._unroll_padded(lstms, x, state, episode_starts), None
-        elif self.reset_state_on_done:
-            outputs, new_state = self._unroll_stepwise(lstms, x, state, episode_starts)
-        else:  # the state runs on across episode starts
-            runs = [lstm(x, (state[0][i : i + 1], state[1][i : i + 1])) for i, lstm in enumerate(lstms)]
-            outputs = [out for out, _ in runs]
-            new_state = torch.cat([h for _, (h, _) in runs]), torch.cat([c for _, (_, c) in runs])
-        return [out.reshape(-1, out.shape[-1]) for out in outputs], new_state if need_state else None
+        piece = piece_begins.cumsum(0) - 1  # (N * T,) the piece of every step
+        first = piece_begins.nonzero().squeeze(1)  # (P,) each piece's first step
+        pos = torch.arange(N * T, device=x.device) - first[piece]  # the step's index in its piece
+        padded = x.new_zeros(int(pos.max()) + 1, len(first), x.shape[2])  # (max_len, P, inputs)
+        padded[pos, piece] = x.transpose(0, 1).reshape(N * T, -1)
+        # a piece opening an episode starts from zeros, each env's first from the carried state
+        env_first = piece[torch.arange(N, device=x.device) * T]
+        starts_from = [x.new_zeros(len(rnns), len(first), s.shape[2]) for s in state]
+        for s0, s in zip(starts_from, state, strict=True):
+            s0[:, env_first] = s
+        outputs = []
+        for i, rnn in enumerate(rnns):
+            hx = tuple(s0[i : i + 1] for s0 in starts_from)
+            out = rnn(padded[..., : rnn.input_size], hx if len(hx) == 2 else hx[0])[0]
+            outputs.append(out[pos, piece].view(N, T, -1).transpose(0, 1).reshape(T * N, -1))
+        return outputs, None
 
     def get_value(self, obs, state, episode_starts):
-        critic_lstm = self.lstm if self.critic_lstm is None else self.critic_lstm  # its own, or the shared one
-        critic_state = (state[0][-1:], state[1][-1:])
-        return self.critic(self._unroll([critic_lstm], obs, critic_state, episode_starts, False)[0][0])
+        rnn = self.lstm if self.critic_lstm is None else self.critic_lstm  # its own, or the shared
+        hiddens, _ = self.unroll([rnn], obs, tuple(s[-1:] for s in state), episode_starts)
+        return self.critic(hiddens[0])
 
-    def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False, need_state=True, noise=None):
-        # need_state=False (the training update) returns None for the new state and lets T > 1 steps take the fast path;
-        # noise (N, action_dim), standard normal, sets the sample instead of a fresh draw: mean + std * noise
-        lstms = [self.lstm] if self.critic_lstm is None else [self.lstm, self.critic_lstm]
-        hiddens, new_state = self._unroll(lstms, obs, state, episode_starts, need_state)
-        hidden, critic_hidden = hiddens[0], hiddens[-1]
-        action_mean = self.actor_mean(hidden)
+    def get_action_and_value(self, obs, state, episode_starts, action=None, deterministic=False,
+                             noise=None):
+        # noise (N, action_dim), standard normal, sets the sample instead of a fresh draw
+        rnns = [self.lstm] if self.critic_lstm is None else [self.lstm, self.critic_lstm]
+        hiddens, new_state = self.unroll(rnns, obs, state, episode_starts)
+        action_mean = self.actor_mean(hiddens[0])
         std = self.actor_logstd.expand_as(action_mean).exp()
         if action is None and deterministic:
             action = action_mean
-        elif action is None and noise is not None:  # unclipped: the env boundary clips, the logprob is of the sample
+        elif action is None and noise is not None:  # unclipped: the env clips, the logprob is of the sample
             action = action_mean + std * noise
         action, logprob, entropy = gaussian(action_mean, std, action)
-        return action, logprob, entropy, self.critic(critic_hidden), new_state
+        return action, logprob, entropy, self.critic(hiddens[-1]), new_state
 
 
 def gaussian(mean: torch.Tensor, std: torch.Tensor, action: torch.Tensor | None = None) -> tuple:
-    """The action (sampled, or the one given), its log-probability and the entropy of a diagonal Gaussian, both summed
-    over the action dims: torch's Normal(mean, std) bit for bit, samples included, without its per-call overhead (2%
-    of a PendulumNoVel-v1 run on CPU). The training loop reports non-finite values, so nothing is validated here."""
+    """The action (sampled, or the one given), its logprob and the entropy of a diagonal Gaussian,
+    summed over the action dims: torch's Normal bit for bit, samples included, without its per-call
+    overhead (2% of a PendulumNoVel-v1 run on CPU)."""
     if action is None:
         with torch.no_grad():
             action = torch.normal(mean, std)
@@ -410,17 +469,17 @@ def gaussian(mean: torch.Tensor, std: torch.Tensor, action: torch.Tensor | None 
 
 
 def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float) -> torch.Tensor:
-    """The next step's exploration noise, (N, action_dim): an AR(1) process whose every step is N(0, 1), so that
-    each sample still comes from the policy's Gaussian; it is drawn afresh where an episode starts."""
+    """The next step's exploration noise, (N, action_dim): an AR(1) process whose every step is
+    N(0, 1), so that each sample still comes from the policy; drawn afresh where an episode starts."""
     if corr == 0.0:  # independent noise: the same draw without the arithmetic
         return torch.randn_like(noise)
     keep = corr * (1.0 - episode_starts).view(-1, 1)
     return keep * noise + torch.sqrt(1.0 - keep**2) * torch.randn_like(noise)
 
 
-def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
-    """Advantages for (T, N) tensors. Step t ends an episode when terminated or truncated; a
-    truncated step is bootstrapped from the value of its final observation, a terminated one is not."""
+def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, lam):
+    """Advantages and returns of (T, N) tensors. A step ends an episode when terminated or
+    truncated; a truncated step is bootstrapped from its final observation's value."""
     advantages = torch.zeros_like(rewards)
     lastgaelam = 0.0
     for t in reversed(range(rewards.shape[0])):
@@ -428,38 +487,32 @@ def compute_gae(rewards, values, terminations, truncations, final_values, next_v
         following = next_value if t == rewards.shape[0] - 1 else values[t + 1]
         bootstrap = torch.where(ended.bool(), final_values[t] * (1.0 - terminations[t]), following)
         delta = rewards[t] + gamma * bootstrap - values[t]
-        lastgaelam = delta + gamma * gae_lambda * (1.0 - ended) * lastgaelam
+        lastgaelam = delta + gamma * lam * (1.0 - ended) * lastgaelam
         advantages[t] = lastgaelam
     return advantages, advantages + values
 
 
-def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef: float, args: Args) -> tuple:
-    """One minibatch's PPO objective, to minimise, from 1-D tensors of its samples: the clipped surrogate of the
-    advantages (normalised over the minibatch with --norm-adv), the value loss (with --clip-vloss the worse of the
-    new value and the new value kept within clip_coef of the rollout's `values`) and the entropy bonus.
-    Returns (loss, pg_loss, v_loss, entropy_loss)."""
+def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef, args: Args) -> tuple:
+    """A minibatch's PPO objective to minimise, from 1-D tensors: loss, pg_loss, v_loss, entropy."""
     if args.norm_adv:
         advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
     pg_loss1 = -advantages * ratio
     pg_loss2 = -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
     pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-
     if args.clip_vloss:
         v_loss_unclipped = (newvalue - returns) ** 2
         v_clipped = values + torch.clamp(newvalue - values, -clip_coef, clip_coef)
-        v_loss_max = torch.max(v_loss_unclipped, (v_clipped - returns) ** 2)
-        v_loss = 0.5 * v_loss_max.mean()
+        v_loss = 0.5 * torch.max(v_loss_unclipped, (v_clipped - returns) ** 2).mean()
     else:
         v_loss = 0.5 * ((newvalue - returns) ** 2).mean()
-
     entropy_loss = entropy.mean()
     loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
     return loss, pg_loss, v_loss, entropy_loss
 
 
-def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update: bool = False) -> torch.Tensor:
-    """Raw env observations -> the agent's input, for the rollout and the evaluation alike: checked finite, then
-    normalised with the running statistics (updated where `update`, frozen elsewhere)."""
+def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update=False):
+    """Raw observations -> the agent's input, in the rollout and the evaluation alike: checked
+    finite, then normalised with the running statistics (updated where `update`)."""
     if not np.isfinite(obs).all():
         raise NonFinite("observation")
     if args.norm_obs:
@@ -469,22 +522,22 @@ def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update
     return torch.as_tensor(obs, dtype=torch.float32, device=device)
 
 
-def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
-    """Full episodes on a fresh env, the mean action (or, with --eval-sample, a sample drawn as in training), the
-    state carried within and reset between episodes; observations are normalised with the training statistics, frozen."""
+def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
+    """Full episodes on a fresh env, the state carried within an episode and reset between them;
+    the mean action (or a sample, noise as in training); the training's statistics, frozen."""
     env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
     if args.capture_video:
-        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
-    returns = []
-    with env:  # closed however the evaluation ends, an error or Ctrl-C included (and with it the video)
+        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", lambda e: True, disable_logger=True)
+    returns = []  # (none with --eval-episodes 0)
+    with env:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
         for episode in range(args.eval_episodes):
-            obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
-            state = agent.get_initial_state(1)  # zeros: every episode starts afresh
-            episode_start = torch.ones(1, device=device)
+            # seeded once: a fixed set of episodes
+            obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)
+            state, episode_start = agent.get_initial_state(1), torch.ones(1, device=device)
             noise = torch.zeros((1,) + env.action_space.shape, device=device)
             episode_return, ended = 0.0, False
             while not ended:
-                if args.eval_sample:  # the exploration noise of training, drawn afresh with each episode
+                if args.eval_sample:  # the exploration noise of training, drawn afresh each episode
                     noise = correlated_noise(noise, episode_start, args.noise_corr)
                 with torch.inference_mode():
                     obs_t = prepare(obs[None], obs_rms, args, device)
@@ -500,85 +553,10 @@ def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_
     return returns
 
 
-def check_args(args: Args) -> None:
-    for name in ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "rnn_hidden_size"]:
-        if getattr(args, name) <= 0:
-            fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
-    if not args.learning_rate > 0:
-        fail(f"--learning-rate must be positive, got {args.learning_rate}")
-    for name in ["gamma", "final_gamma", "gae_lambda"]:
-        value = getattr(args, name)
-        if value is not None and not 0.0 <= value <= 1.0:
-            fail(f"--{name.replace('_', '-')} must be from 0 to 1, got {value}")
-    for name in ["clip_coef", "max_grad_norm", "target_kl"]:
-        value = getattr(args, name)
-        if value is not None and not value > 0:
-            fail(f"--{name.replace('_', '-')} must be positive, got {value}")
-    if not 0.0 <= args.norm_obs_until <= 1.0:
-        fail(f"--norm-obs-until is a fraction of --total-timesteps, from 0 to 1, got {args.norm_obs_until}")
-    if not 0.0 < args.train_time_limit <= 1.0:
-        fail(f"--train-time-limit is a fraction of the env's time limit, above 0 and at most 1, got {args.train_time_limit}")
-    if not 0.0 <= args.noise_corr < 1.0:
-        fail(f"--noise-corr must be in [0, 1), got {args.noise_corr}")
-    if args.seq_len < 0 or args.eval_episodes < 0:
-        fail("--seq-len and --eval-episodes must not be negative")
-    if args.seq_len > args.num_steps:
-        fail(f"--seq-len {args.seq_len} is larger than --num-steps {args.num_steps}")
-    seq_len = args.seq_len or args.num_steps
-    if args.num_steps % seq_len:
-        fail(f"--seq-len {seq_len} must divide --num-steps {args.num_steps}")
-    num_sequences = args.num_envs * (args.num_steps // seq_len)
-    if num_sequences % args.num_minibatches:
-        fail(f"{num_sequences} sequences of {seq_len} steps do not split into {args.num_minibatches} minibatches")
-    if args.norm_adv and num_sequences // args.num_minibatches * seq_len == 1:
-        fail("a minibatch of one step cannot normalise its advantages: use fewer minibatches or --no-norm-adv")
-    if args.total_timesteps < args.num_envs * args.num_steps and not args.eval_checkpoint:
-        fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({args.num_envs * args.num_steps})")
-
-
-def load_checkpoint(path: str, env_id: str) -> dict:
-    if os.path.isdir(path):
-        fail(f"checkpoint '{path}' is a directory, not a checkpoint file")
-    if not os.path.isfile(path):
-        fail(f"checkpoint '{path}' does not exist")
-    try:
-        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as error:  # noqa: BLE001 - any unreadable file is reported the same way
-        fail(f"checkpoint '{path}' is corrupt or not a checkpoint ({type(error).__name__})")
-    if not isinstance(checkpoint, dict) or checkpoint.get("script") != SCRIPT:
-        fail(f"checkpoint '{path}' was not written by {SCRIPT}")
-    if checkpoint["env_id"] != env_id:
-        fail(f"checkpoint '{path}' is for env '{checkpoint['env_id']}', not '{env_id}'")
-    return checkpoint
-
-
-# what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["rnn_hidden_size", "shared_lstm", "norm_obs", "norm_reward"]
-
-
-def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
-    for key in CHECKPOINT_ARGS:
-        value = checkpoint["args"][key]
-        if getattr(args, key) != value:
-            print(f"{key} = {value}, as the checkpoint was trained")
-            setattr(args, key, value)
-
-
-def stop_as_ctrl_c(signum, frame):
-    raise KeyboardInterrupt
-
-
-def on_sigterm(handler) -> None:
-    """Sets SIGTERM's handler where Python allows it, in the main thread; a run in another thread (a sweep agent's, say)
-    leaves SIGTERM as it is."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, handler)
-
-
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
-    while True:  # the folder is claimed here, atomically: two runs started in the same second must not share one
+    while True:  # claimed atomically: two runs started in the same second must not share a folder
         run_name = f"{prefix}__{stamp}"
         try:
             os.makedirs(os.path.join("runs", run_name))
@@ -587,15 +565,39 @@ def make_run_dir(args: Args) -> tuple[str, str]:
             stamp += 1
 
 
-def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_step: int, iteration: int) -> dict | None:
-    """Everything a checkpoint holds, copied: taken after every completed update, so that Ctrl-C or a non-finite
-    value saves the last good weights with the global step they reached, never a half-done update. None without
-    --save-model, as nothing would write it (the copy took about 1 ms per update of ppo_lstm.py on CPU)."""
+def start_logging(args: Args, run_name: str, run_dir: str) -> SummaryWriter:
+    if args.track:  # first: sync_tensorboard mirrors the writers made after wandb.init alone
+        import wandb
+
+        wandb.init(project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True,
+                   config=vars(args), name=run_name)
+    # its thread wakes every 5 s: Ctrl-C in its queue can lose a wake-up, and close() waits for one
+    writer = SummaryWriter(run_dir, flush_secs=5)
+    table = "\n".join(f"|{key}|{value}|" for key, value in vars(args).items())
+    writer.add_text("hyperparameters", f"|param|value|\n|-|-|\n{table}")
+    return writer
+
+
+def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_step, iteration):
+    """What a checkpoint holds, copied after every completed update, so that a stop saves the last
+    good weights with their global step; None without --save-model (the copy costs about 1 ms)."""
     if not args.save_model:
         return None
-    return copy.deepcopy({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": agent.state_dict(),
-                          "optimizer": optimizer.state_dict(), "obs_rms": vars(obs_rms), "return_rms": vars(return_rms),
-                          "global_step": global_step, "iteration": iteration})  # fmt: skip
+    state = {"script": SCRIPT, "env_id": args.env_id, "args": asdict(args)}
+    state.update(model=agent.state_dict(), optimizer=optimizer.state_dict(), obs_rms=vars(obs_rms))
+    state.update(return_rms=vars(return_rms), global_step=global_step, iteration=iteration)
+    return copy.deepcopy(state)
+
+
+def restore(checkpoint: dict | None, agent, optimizer, obs_rms, return_rms) -> tuple[int, int]:
+    """Loads a checkpoint's weights, optimizer and statistics; returns its step and update."""
+    if checkpoint is None:
+        return 0, 0
+    agent.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(checkpoint["optimizer"])
+    obs_rms.__dict__.update(checkpoint["obs_rms"])
+    return_rms.__dict__.update(checkpoint["return_rms"])
+    return checkpoint["global_step"], checkpoint["iteration"]
 
 
 def save(state: dict | None, run_dir: str, args: Args) -> str | None:
@@ -606,8 +608,17 @@ def save(state: dict | None, run_dir: str, args: Args) -> str | None:
     return path
 
 
-def close_run(writer: SummaryWriter, envs: gym.vector.VectorEnv, args: Args, sigterm_handler, exit_code: int) -> None:
-    """Closes what a stopped run opened, its logs whole."""
+def stop_as_ctrl_c(signum, frame):
+    raise KeyboardInterrupt
+
+
+def on_sigterm(handler) -> None:
+    """Python sets handlers in the main thread only: a run in another thread leaves SIGTERM be."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
+def close_run(writer: SummaryWriter, envs, args: Args, sigterm_handler, exit_code: int) -> None:
     on_sigterm(sigterm_handler)
     writer.close()
     envs.close()
@@ -617,8 +628,26 @@ def close_run(writer: SummaryWriter, envs: gym.vector.VectorEnv, args: Args, sig
         wandb.finish(exit_code=exit_code)
 
 
+def exit_code(stop: BaseException) -> int:
+    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
+
+
+def say_why_stopped(stop: BaseException, where: str, iteration: int, last_good, path) -> None:
+    """One line; a non-finite value exits with 2, Ctrl-C or SIGTERM with 130, an error goes on."""
+    step = last_good["global_step"] if last_good else None
+    if isinstance(stop, NonFinite):
+        kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
+        fail(f"non-finite {stop} at update {iteration}" + kept)
+    kept = f"; checkpoint at global step {step}: {path}" if path else ""
+    interrupted = isinstance(stop, KeyboardInterrupt)
+    what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
+    print(f"{what} {where}" + kept, file=sys.stderr)
+    if interrupted:
+        raise SystemExit(130) from None
+
+
 def to_seqs(x: torch.Tensor, seq_len: int) -> torch.Tensor:
-    """(T, N, ...) -> (seq_len, S, ...) with S = T / seq_len * N: sequence k * N + n is env n's k-th piece."""
+    """(T, N, ...) -> (seq_len, S, ...), S = T / seq_len * N: sequence k * N + n is env n's k-th."""
     num_envs, rest = x.shape[1], x.shape[2:]
     return x.view(-1, seq_len, num_envs, *rest).transpose(0, 1).reshape(seq_len, -1, *rest)
 
@@ -628,102 +657,98 @@ def take(x: torch.Tensor, seqs: torch.Tensor) -> torch.Tensor:
     return x[:, seqs].reshape(-1, *x.shape[2:])
 
 
-def main(args: Args) -> dict:
-    check_args(args)
-    checkpoint_file = args.resume or args.eval_checkpoint
-    checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
-    if checkpoint is not None:
-        take_args_from_checkpoint(args, checkpoint)
-    if args.resume and checkpoint["global_step"] > args.total_timesteps:
-        step = checkpoint["global_step"]
-        fail(f"--total-timesteps {args.total_timesteps} is below the checkpoint's global step {step}: nothing to train")
-    box_parts = check_env(args)
-    seq_len = args.seq_len or args.num_steps
-    batch_size = args.num_envs * args.num_steps
-    # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
-    schedule_steps = args.total_timesteps // batch_size * batch_size
-    rising_gamma = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowers the discount given
-    run_name, run_dir = make_run_dir(args)
-
-    # Seeding
+def seed_and_device(args: Args) -> torch.device:
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
     torch.backends.cudnn.deterministic = args.torch_deterministic
-    # float32 stays float32 on a GPU: cuDNN's TF32 default for convolutions and RNNs put the replay's ratio 1e-4 off 1
+    # float32 stays float32 on a GPU: TF32 convolutions and RNNs put the replay's ratio 1e-4 off 1
     torch.backends.cudnn.conv.fp32_precision = torch.backends.cudnn.rnn.fp32_precision = "ieee"
     torch.backends.cuda.matmul.fp32_precision = "ieee"
     device = torch.device("cuda" if torch.cuda.is_available() and args.cuda else "cpu")
     if device.type == "cpu":
-        torch.set_num_threads(1)  # more threads fight the env loop for 2 cores and slow small LSTMs down
+        torch.set_num_threads(1)  # more threads fight the env loop for the cores: small RNNs slow
+    return device
+
+
+def write_summary(args: Args, run_dir: str, global_step, trained, train_time, recent_returns,
+                  eval_returns, checkpoint_path) -> dict:
+    summary = {
+        "script": SCRIPT,
+        "env_id": args.env_id,
+        "seed": args.seed,
+        "global_step": global_step,
+        "wall_time_s": round(train_time, 2),
+        "sps": int(trained / train_time) if trained else None,
+        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
+        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
+        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
+        "eval_episodes": len(eval_returns),
+        "eval_returns": [float(r) for r in eval_returns],
+        "eval_mode": "sample" if args.eval_sample else "mean",
+        "checkpoint": checkpoint_path,
+    }
+    with open(os.path.join(run_dir, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    if eval_returns:
+        mean, std = np.mean(eval_returns), np.std(eval_returns)
+        print(f"eval: {mean:.2f} +- {std:.2f} over {len(eval_returns)} episodes")
+    print(f"summary: {os.path.join(run_dir, 'summary.json')}  (tensorboard --logdir runs)")
+    return summary
+
+
+def main(args: Args) -> dict:
+    check_args(args)
+    checkpoint = load_checkpoint(args)
+    box_parts = check_env(args)
+    seq_len = args.seq_len or args.num_steps
+    batch_size = args.num_envs * args.num_steps
+    # whole rollouts up to total_timesteps by global step: a resumed run may change the batch
+    schedule_steps = args.total_timesteps // batch_size * batch_size
+    rising_gamma = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowered
+    run_name, run_dir = make_run_dir(args)
+    device = seed_and_device(args)
 
     # Environments: same-step autoreset, so no dummy transition follows an episode's end
-    envs = gym.vector.SyncVectorEnv(
-        [make_env(args.env_id, time_limit=args.train_time_limit) for _ in range(args.num_envs)],
-        autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
-    )
+    thunks = [make_env(args.env_id, time_limit=args.train_time_limit) for _ in range(args.num_envs)]
+    envs = gym.vector.SyncVectorEnv(thunks, autoreset_mode=gym.vector.AutoresetMode.SAME_STEP)
     agent = Agent(envs, args).to(device)
-    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)  # one kernel for all params
-    # observation normalisation touches the entries that come from Box parts: one-hots stay 0 and 1
-    obs_rms, return_rms = RunningMeanStd(envs.single_observation_space.shape, box_parts), RunningMeanStd()
-    global_step, iteration = 0, 0
-    if checkpoint is not None:
-        agent.load_state_dict(checkpoint["model"])
-        optimizer.load_state_dict(checkpoint["optimizer"])
-        obs_rms.__dict__.update(checkpoint["obs_rms"])
-        return_rms.__dict__.update(checkpoint["return_rms"])
-        global_step, iteration = checkpoint["global_step"], checkpoint["iteration"]
-    num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
-    first_iteration, last_iteration = iteration + 1, iteration + num_updates
-
-    # wandb.init first: sync_tensorboard mirrors the scalars of the writers made after it, and of no other
-    if args.track:
-        import wandb
-
-        wandb.init(
-            project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True, config=vars(args), name=run_name
-        )
-    # its thread wakes every 5 s: a Ctrl-C landing inside its queue can lose a wake-up, and close() waits for one
-    writer = SummaryWriter(run_dir, flush_secs=5)
-    writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
-
-    previous_handler = signal.getsignal(signal.SIGTERM)  # the run stops on SIGTERM as on Ctrl-C (below)
-
-    # Rollout storage, (T, N, ...); episode_starts[t] marks obs[t] as the first of an episode
-    obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
-    episode_starts = torch.zeros((args.num_steps, args.num_envs), device=device)
-    actions = torch.zeros((args.num_steps, args.num_envs) + envs.single_action_space.shape, device=device)
-    logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
-    rewards = torch.zeros((args.num_steps, args.num_envs), device=device)
-    values = torch.zeros((args.num_steps, args.num_envs), device=device)
-    terminations = torch.zeros((args.num_steps, args.num_envs), device=device)
-    truncations = torch.zeros((args.num_steps, args.num_envs), device=device)
-    final_values = torch.zeros((args.num_steps, args.num_envs), device=device)
-    state = agent.get_initial_state(args.num_envs)
-    # the state at the first step of every sequence, so that training replays each from where the rollout was
-    seq_states = [torch.zeros((args.num_steps // seq_len,) + s.shape, device=device) for s in state]
-
-    # the global step from which the observation statistics stay as they are (never with --norm-obs-until 1)
-    obs_stats_until = args.norm_obs_until * args.total_timesteps if args.norm_obs_until < 1.0 else float("inf")
-
-    last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
+    optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5, fused=True)
+    # observation normalisation touches the entries of Box parts: one-hots stay 0 and 1
+    obs_rms = RunningMeanStd(envs.single_observation_space.shape, box_parts)
+    return_rms = RunningMeanStd()
+    global_step, iteration = restore(checkpoint, agent, optimizer, obs_rms, return_rms)
     next_obs, _ = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
+    num_updates = 0 if args.eval_checkpoint else (args.total_timesteps - global_step) // batch_size
+    first_iteration, last_iteration = iteration + 1, iteration + num_updates
+    writer = start_logging(args, run_name, run_dir)
+    previous_handler = signal.getsignal(signal.SIGTERM)
+
+    # Rollout storage, (T, N, ...): episode_starts[t] is 1 where obs[t] is an episode's first
+    steps_envs = (args.num_steps, args.num_envs)
+    obs = torch.zeros(steps_envs + envs.single_observation_space.shape, device=device)
+    actions = torch.zeros(steps_envs + envs.single_action_space.shape, device=device)
+    zeros = torch.zeros((7,) + steps_envs, device=device)  # seven (T, N) slices of one tensor
+    episode_starts, logprobs, rewards, values, terminations, truncations, final_values = zeros
+    state = agent.get_initial_state(args.num_envs)
+    # each sequence's first state, so that training replays it from where the rollout was
+    seq_states = [torch.zeros((args.num_steps // seq_len,) + s.shape, device=device) for s in state]
+    stats_until = args.norm_obs_until * args.total_timesteps if args.norm_obs_until < 1 else np.inf
+
+    last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
     next_episode_starts = torch.ones(args.num_envs, device=device)
-    noise = torch.zeros((args.num_envs,) + envs.single_action_space.shape, device=device)
-    episode_return = np.zeros(args.num_envs)
-    episode_length = np.zeros(args.num_envs, dtype=int)
-    discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
-    recent_returns = []
-    start_time, start_step = time.time(), global_step
-    # SIGTERM (`timeout`, cluster schedulers) stops the run as Ctrl-C does: a long run goes in resumable pieces
-    on_sigterm(stop_as_ctrl_c)
+    noise = torch.zeros_like(actions[0])
+    episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
+    discounted_return = np.zeros(args.num_envs)  # reward scaling divides by its deviation
+    recent_returns, start_time, start_step = [], time.time(), global_step
+    on_sigterm(stop_as_ctrl_c)  # SIGTERM (`timeout`, schedulers) stops a run as Ctrl-C does
     where = "at global step"
     try:
-        # evaluating a checkpoint leaves its statistics as saved
-        next_obs = prepare(next_obs, obs_rms, args, device, not args.eval_checkpoint and global_step < obs_stats_until)
+        update_stats = not args.eval_checkpoint and global_step < stats_until  # else as saved
+        next_obs = prepare(next_obs, obs_rms, args, device, update_stats)
         for iteration in range(first_iteration, last_iteration + 1):
-            # the schedules follow the global step, so that a resumed run continues them wherever it left off
+            # the schedules follow the global step: a resumed run continues them where it left off
             frac = 1.0 - global_step / schedule_steps
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
@@ -733,13 +758,13 @@ def main(args: Args) -> dict:
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
                 global_step += args.num_envs
-                if step % seq_len == 0:
-                    seq_states[0][step // seq_len] = state[0]
-                    seq_states[1][step // seq_len] = state[1]
+                if step % seq_len == 0:  # a sequence starts: keep the state it starts from
+                    for seq_state, s in zip(seq_states, state, strict=True):
+                        seq_state[step // seq_len] = s
                 obs[step] = next_obs
                 episode_starts[step] = next_episode_starts
                 noise = correlated_noise(noise, next_episode_starts, args.noise_corr)
-                with torch.inference_mode():  # no_grad without autograd's bookkeeping: a fifth of the agent's step on CPU
+                with torch.inference_mode():  # no autograd bookkeeping: a fifth of a step on CPU
                     action, logprob, _, value, state = agent.get_action_and_value(
                         next_obs, state, next_episode_starts, noise=noise
                     )
@@ -747,10 +772,12 @@ def main(args: Args) -> dict:
                 actions[step] = action
                 logprobs[step] = logprob
 
-                # the env gets the action clipped to its bounds; the buffer keeps the sample, whose logprob was taken
-                env_action = np.clip(action.cpu().numpy(), envs.single_action_space.low, envs.single_action_space.high)
-                next_obs_np, reward, terminated, truncated, infos = envs.step(env_action)
-                episode_return += reward  # the env's own return is what is logged, before any floor or scaling
+                # the env gets the action clipped to its bounds; the buffer keeps the sample
+                space = envs.single_action_space
+                next_obs_np, reward, terminated, truncated, infos = envs.step(
+                    np.clip(action.cpu().numpy(), space.low, space.high)
+                )
+                episode_return += reward  # the env's own return is logged, before any floor or scaling
                 if args.reward_floor is not None:
                     reward = np.maximum(reward, args.reward_floor)
                 ended = terminated | truncated
@@ -762,14 +789,14 @@ def main(args: Args) -> dict:
                 rewards[step] = torch.as_tensor(reward / scale, dtype=torch.float32, device=device)
                 terminations[step] = torch.as_tensor(terminated, device=device)
                 truncations[step] = torch.as_tensor(truncated, device=device)
-                truncated_envs = np.flatnonzero(truncated & ~terminated)
-                if len(truncated_envs):  # bootstrap a time-limit cut from its final obs, seen with the episode's own state
-                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), obs_rms, args, device)
-                    final_state = (state[0][:, truncated_envs], state[1][:, truncated_envs])
-                    no_starts = torch.zeros(len(truncated_envs), device=device)
+                cut = np.flatnonzero(truncated & ~terminated)
+                if len(cut):  # a time-limit cut: bootstrapped from its final obs, in its own state
+                    final_obs = prepare(np.stack(infos["final_obs"][cut]), obs_rms, args, device)
+                    cut_state = tuple(s[:, cut] for s in state)
+                    no_starts = torch.zeros(len(cut), device=device)
                     with torch.inference_mode():
-                        final_values[step, truncated_envs] = agent.get_value(final_obs, final_state, no_starts).flatten()
-                next_obs = prepare(next_obs_np, obs_rms, args, device, update=global_step < obs_stats_until)
+                        final_values[step, cut] = agent.get_value(final_obs, cut_state, no_starts).flatten()
+                next_obs = prepare(next_obs_np, obs_rms, args, device, global_step < stats_until)
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
 
                 episode_length += 1
@@ -777,32 +804,30 @@ def main(args: Args) -> dict:
                     recent_returns = (recent_returns + [episode_return[i]])[-20:]
                     writer.add_scalar("charts/episodic_return", episode_return[i], global_step)
                     writer.add_scalar("charts/episodic_length", episode_length[i], global_step)
-                    episode_return[i] = 0.0
-                    episode_length[i] = 0
+                    episode_return[i], episode_length[i] = 0.0, 0
 
             with torch.inference_mode():
-                next_value = agent.get_value(next_obs, state, next_episode_starts).flatten()
+                next_value = agent.get_value(next_obs, state, next_episode_starts)
             advantages, returns = compute_gae(
-                rewards, values, terminations, truncations, final_values, next_value, gamma, args.gae_lambda
+                rewards, values, terminations, truncations, final_values, next_value.flatten(),
+                gamma, args.gae_lambda,
             )
 
-            # Sequences: (T, N, ...) -> (seq_len, S, ...), each env's rollout cut into pieces of seq_len steps
-            stored = (obs, episode_starts, actions, logprobs, advantages, returns, values)
-            b_obs, b_episode_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = (
-                to_seqs(x, seq_len) for x in stored
+            # Sequences: (T, N, ...) -> (seq_len, S, ...), each env's rollout cut into seq_len steps
+            b_obs, b_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = (
+                to_seqs(x, seq_len) for x in (obs, episode_starts, actions, logprobs, advantages, returns, values)
             )
-            # (K, num_lstms, N, hidden) -> (num_lstms, K * N, hidden), in the same sequence order
+            # (K, num_rnns, N, hidden) -> (num_rnns, K * N, hidden), in the same sequence order
             b_states = [s.transpose(0, 1).reshape(s.shape[1], -1, s.shape[3]) for s in seq_states]
-            num_seqs = b_obs.shape[1]
-            seqs_per_minibatch = num_seqs // args.num_minibatches
+            num_seqs, mb_seqs = b_obs.shape[1], b_obs.shape[1] // args.num_minibatches
             clipfracs, first_ratio_error = [], None
             for _ in range(args.update_epochs):
                 order = torch.randperm(num_seqs, device=device)
-                for begin in range(0, num_seqs, seqs_per_minibatch):
-                    mb = order[begin : begin + seqs_per_minibatch]
-                    mb_state = (b_states[0][:, mb], b_states[1][:, mb])
+                for begin in range(0, num_seqs, mb_seqs):
+                    mb = order[begin : begin + mb_seqs]
                     _, newlogprob, entropy, newvalue, _ = agent.get_action_and_value(
-                        take(b_obs, mb), mb_state, take(b_episode_starts, mb), take(b_actions, mb), need_state=False
+                        take(b_obs, mb), tuple(s[:, mb] for s in b_states), take(b_starts, mb),
+                        take(b_actions, mb),
                     )
                     logratio = newlogprob - take(b_logprobs, mb)
                     ratio = logratio.exp()
@@ -810,12 +835,12 @@ def main(args: Args) -> dict:
                         old_approx_kl = (-logratio).mean()
                         approx_kl = ((ratio - 1) - logratio).mean()
                         clipfracs += [((ratio - 1.0).abs() > clip_coef).float().mean().item()]
-                        if first_ratio_error is None:  # the replay must reproduce the rollout: ratio 1 here
+                        if first_ratio_error is None:  # the replay reproduces the rollout: ratio 1
                             first_ratio_error = (ratio - 1.0).abs().max().item()
 
                     loss, pg_loss, v_loss, entropy_loss = ppo_loss(
-                        ratio, take(b_advantages, mb), newvalue.view(-1), take(b_values, mb), take(b_returns, mb), entropy,
-                        clip_coef, args,
+                        ratio, take(b_advantages, mb), newvalue.view(-1), take(b_values, mb),
+                        take(b_returns, mb), entropy, clip_coef, args,
                     )
                     if not torch.isfinite(loss):
                         raise NonFinite("loss")
@@ -834,73 +859,35 @@ def main(args: Args) -> dict:
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
             sps = int((global_step - start_step) / (time.time() - start_time))
-            scalars = {
-                "charts/learning_rate": optimizer.param_groups[0]["lr"],
-                "charts/clip_coef": clip_coef,
-                "charts/gamma": gamma,
-                "charts/logstd": agent.actor_logstd.mean().item(),
-                "charts/SPS": sps,
-                "losses/value_loss": v_loss.item(),
-                "losses/policy_loss": pg_loss.item(),
-                "losses/entropy": entropy_loss.item(),
-                "losses/old_approx_kl": old_approx_kl.item(),
-                "losses/approx_kl": approx_kl.item(),
-                "losses/clipfrac": np.mean(clipfracs),
-                "losses/explained_variance": np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y,
-                "losses/first_ratio_error": first_ratio_error,
-            }
+            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+            scalars = {"charts/learning_rate": optimizer.param_groups[0]["lr"], "charts/SPS": sps,
+                       "charts/clip_coef": clip_coef, "charts/gamma": gamma,
+                       "charts/logstd": agent.actor_logstd.mean().item(), "losses/value_loss": v_loss.item(),
+                       "losses/policy_loss": pg_loss.item(), "losses/entropy": entropy_loss.item(),
+                       "losses/old_approx_kl": old_approx_kl.item(), "losses/approx_kl": approx_kl.item(),
+                       "losses/clipfrac": np.mean(clipfracs), "losses/explained_variance": explained_var,
+                       "losses/first_ratio_error": first_ratio_error}
             for key, value in scalars.items():
                 writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
+            print(f"update {iteration}/{last_iteration} global_step {global_step} SPS {sps} return {recent}")
 
         envs.close()
         train_time = time.time() - start_time
         checkpoint_path = save(last_good, run_dir, args)
         where = "in the evaluation after global step"
-        eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
-    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C or SIGTERM, a non-finite value, an error (the env's, say)
+        eval_returns = evaluate(agent, args, device, run_name, obs_rms)
+    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, SIGTERM, a non-finite value, an error
         path = save(last_good, run_dir, args)
-        code = 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
-        close_run(writer, envs, args, previous_handler, code)
-        step = last_good["global_step"] if last_good else None
-        if isinstance(stop, NonFinite):
-            kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
-            fail(f"non-finite {stop} at update {iteration}" + kept)
-        kept = f"; checkpoint at global step {step}: {path}" if path else ""
-        what = "interrupted" if code == 130 else f"stopped by {type(stop).__name__}"
-        print(f"{what} {where} {global_step}" + kept, file=sys.stderr)
-        if code == 130:
-            raise SystemExit(130) from None
-        raise  # as it came, its traceback after the line above
-    on_sigterm(previous_handler)
+        close_run(writer, envs, args, previous_handler, exit_code(stop))
+        say_why_stopped(stop, f"{where} {global_step}", iteration, last_good, path)
+        raise  # an error as it came, its traceback after the line above
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
+    close_run(writer, envs, args, previous_handler, 0)
     trained = global_step - start_step
-    summary = {
-        "script": SCRIPT,
-        "env_id": args.env_id,
-        "seed": args.seed,
-        "global_step": global_step,
-        "wall_time_s": round(train_time, 2),
-        "sps": int(trained / train_time) if trained else None,
-        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
-        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
-        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
-        "eval_episodes": len(eval_returns),
-        "eval_returns": [float(r) for r in eval_returns],
-        "checkpoint": checkpoint_path,
-        "eval_mode": "sample" if args.eval_sample else "mean",
-    }
-    with open(os.path.join(run_dir, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=2)
-    writer.close()
-    if args.track:
-        wandb.finish()
-    if eval_returns:
-        print(f"eval: {np.mean(eval_returns):.2f} +- {np.std(eval_returns):.2f} over {len(eval_returns)} episodes")
-    print(f"summary: {os.path.join(run_dir, 'summary.json')}  (tensorboard --logdir runs)")
-    return summary
+    return write_summary(args, run_dir, global_step, trained, train_time, recent_returns, eval_returns,
+                         checkpoint_path)
 
 
 if __name__ == "__main__":

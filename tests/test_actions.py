@@ -146,7 +146,7 @@ def test_multidiscrete_logprob_and_entropy_are_the_sums_over_the_heads():
     mask = torch.tensor([[1, 0, 1, 0, 1, 1, 0], [1, 1, 1, 1, 1, 1, 1], [0, 0, 1, 1, 0, 0, 0], [1, 1, 0, 0, 0, 0, 1]]).bool()
     with torch.no_grad():
         action, logprob, entropy, _, _ = agent.get_action_and_value(obs, state, torch.ones(4), action_mask=mask)
-        logits = agent.actor(agent._unroll([agent.lstm], obs, (state[0][:1], state[1][:1]), torch.ones(4))[0][0])
+        logits = agent.actor(agent.unroll([agent.lstm], obs, tuple(s[:1] for s in state), torch.ones(4))[0][0])
     assert action.shape == (4, 2)
     heads = [torch.distributions.Categorical(logits=part.masked_fill(~m, -1e8))
              for part, m in zip(logits.split([3, 4], -1), mask.split([3, 4], -1), strict=True)]  # fmt: skip
@@ -175,7 +175,7 @@ def test_masked_sequence_matches_masked_steps(multi):
     state = agent.get_initial_state(N)  # the critic's previous action: none (zeros)
     with torch.no_grad():
         action, *_ = agent.get_action_and_value(obs, state, starts, action_mask=mask)  # sampled under the masks
-        _, logprob, entropy, _, _ = agent.get_action_and_value(obs, state, starts, action, need_state=False, action_mask=mask)
+        _, logprob, entropy, _, _ = agent.get_action_and_value(obs, state, starts, action, action_mask=mask)
         steps = []
         for t in range(T):
             rows = slice(t * N, (t + 1) * N)

@@ -8,7 +8,7 @@ import pytest
 import torch
 from conftest import load, run, run_dirs, scalars
 from gymnasium import spaces
-from test_lstm_recurrence import STARTS, N, T, assert_one_call_matches_single_steps
+from test_lstm_recurrence import STARTS, N, T, assert_one_call_matches_single_steps, stepwise
 
 
 class RandomEnds(gym.Env):
@@ -86,16 +86,20 @@ def test_one_call_over_the_sequence_matches_single_steps():
     assert_one_call_matches_single_steps(agent, obs, state, actions, prev_action)
 
 
-@pytest.mark.parametrize("need_state", [True, False])
-def test_the_actor_reads_the_observation_alone_and_the_critic_the_previous_action_too(need_state):
+@pytest.mark.parametrize("one_call", [True, False])
+def test_the_actor_reads_the_observation_alone_and_the_critic_the_previous_action_too(one_call):
+    """On the training unroll (one call over T steps) and on the acting path (T single steps) alike."""
     agent = agent_for("RandomEnds-v0", **FLAG)
     obs, state, actions, prev_action = random_inputs(agent)
     other = (prev_action + 1) % 3  # every previous action another one
     done = STARTS.reshape(-1)
     with torch.no_grad():
-        seen = [agent.get_action_and_value(obs, state, done, actions, need_state=need_state, prev_action=previous)
-                for previous in (prev_action, other)]  # fmt: skip
-        (_, logprob, _, value, _), (_, logprob_other, _, value_other, _) = seen
+        if one_call:
+            seen = [agent.get_action_and_value(obs, state, done, actions, prev_action=previous)[1:4:2]
+                    for previous in (prev_action, other)]
+        else:
+            seen = [stepwise(agent, obs, state, done, actions, previous)[:2] for previous in (prev_action, other)]
+        (logprob, value), (logprob_other, value_other) = seen
     torch.testing.assert_close(logprob, logprob_other, atol=0, rtol=0)
     assert (value - value_other).abs().max() > 1e-3
 
@@ -166,7 +170,7 @@ def test_the_replay_gives_the_critic_the_previous_actions_it_read_in_the_rollout
         result = act(self, obs, state, episode_starts, action, **kwargs)
         if action is None and not kwargs.get("deterministic"):
             rollout.append((obs.clone(), result[3].flatten().clone()))
-        elif kwargs.get("need_state") is False and not replay:
+        elif action is not None and not replay:  # the update's first call
             replay.append((obs.detach().clone(), result[3].detach().flatten().clone()))
         return result
 
