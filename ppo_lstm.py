@@ -938,7 +938,7 @@ def main(args: Args) -> dict:
             for key, value in scalars.items():
                 writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{last_iteration} global_step {global_step} SPS {sps} return {recent}")
+            print(f"update {iteration}/{last_iteration} step {global_step} SPS {sps} return {recent}")
 
         envs.close()
         train_time = time.time() - start_time

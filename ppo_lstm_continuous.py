@@ -254,18 +254,18 @@ def check_env(args: Args) -> np.ndarray:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; "
              "ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Box) or len(act_space.shape) != 1:
-        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete actions")
+        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete ones")
     # notices come after every check, so that an env this script cannot take gets one line alone
     parts = obs_space.items() if isinstance(obs_space, gym.spaces.Dict) else []
     text = [key for key, part in parts if is_text(part)]
     if text:
         print(f"{SCRIPT}: the observation's text parts {text} are left out")
-    cut, limit = cut_length(env, args.train_time_limit), env.spec.max_episode_steps if env.spec else None
-    if args.train_time_limit < 1 and not args.eval_checkpoint:  # an evaluation alone trains nothing
-        print(f"{SCRIPT}: env '{env_id}' declares no time limit; --train-time-limit leaves its episodes whole"
-              if cut is None else f"{SCRIPT}: training episodes end at {cut} of the env's {limit} steps, "
-              f"bootstrapped (--train-time-limit {args.train_time_limit}; 1 plays them whole); evaluation "
-              "plays them whole")
+    cut, fraction = cut_length(env, args.train_time_limit), args.train_time_limit
+    if cut is None and fraction < 1 and not args.eval_checkpoint:  # an evaluation alone trains nothing
+        print(f"{SCRIPT}: env '{env_id}' declares no time limit; --train-time-limit leaves its episodes whole")
+    elif fraction < 1 and not args.eval_checkpoint:
+        print(f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} steps, "
+              f"bootstrapped (--train-time-limit {fraction}; 1 plays them whole); evaluation plays them whole")
     return np.ones(obs_space.shape[0], dtype=bool) if entries is None else entries
 
 
@@ -369,7 +369,7 @@ def rnn_cell(rnn: nn.LSTM | nn.GRU, x: torch.Tensor, state: tuple) -> tuple:
 class Agent(nn.Module):
     """An LSTM (or GRU) over the observations, another for the critic unless --shared-lstm, then
     one tanh layer of 64 per head; the policy is a Gaussian with a state-independent log-std. The
-    state is (h, c) for an LSTM and (h,) for a GRU, each (num_rnns, N, hidden): slice 0 the actor's."""
+    state is (h, c) for an LSTM, (h,) for a GRU, each (num_rnns, N, hidden): slice 0 the actor's."""
 
     def __init__(self, envs: gym.vector.VectorEnv, args: Args):
         super().__init__()
@@ -449,7 +449,7 @@ class Agent(nn.Module):
         std = self.actor_logstd.expand_as(action_mean).exp()
         if action is None and deterministic:
             action = action_mean
-        elif action is None and noise is not None:  # unclipped: the env clips, the logprob is of the sample
+        elif action is None and noise is not None:  # unclipped: the env clips, logprob of the sample
             action = action_mean + std * noise
         action, logprob, entropy = gaussian(action_mean, std, action)
         return action, logprob, entropy, self.critic(hiddens[-1]), new_state
@@ -462,15 +462,15 @@ def gaussian(mean: torch.Tensor, std: torch.Tensor, action: torch.Tensor | None 
     if action is None:
         with torch.no_grad():
             action = torch.normal(mean, std)
-    # std.log() taken twice, as Normal takes it: one shared log would sum the gradients in another order
+    # std.log() taken twice, as Normal does: one shared log sums the gradients in another order
     logprob = -((action - mean) ** 2) / (2 * std**2) - std.log() - math.log(math.sqrt(2 * math.pi))
     entropy = 0.5 + 0.5 * math.log(2 * math.pi) + std.log()
     return action, logprob.sum(1), entropy.sum(1)
 
 
-def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float) -> torch.Tensor:
+def correlated_noise(noise: torch.Tensor, episode_starts: torch.Tensor, corr: float):
     """The next step's exploration noise, (N, action_dim): an AR(1) process whose every step is
-    N(0, 1), so that each sample still comes from the policy; drawn afresh where an episode starts."""
+    N(0, 1), so that each sample still comes from the policy; drawn afresh as an episode starts."""
     if corr == 0.0:  # independent noise: the same draw without the arithmetic
         return torch.randn_like(noise)
     keep = corr * (1.0 - episode_starts).view(-1, 1)
@@ -544,8 +544,8 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
                     action, _, _, _, state = agent.get_action_and_value(
                         obs_t, state, episode_start, deterministic=not args.eval_sample, noise=noise
                     )
-                action = np.clip(action[0].cpu().numpy(), env.action_space.low, env.action_space.high)
-                obs, reward, terminated, truncated, _ = env.step(action)
+                low, high = env.action_space.low, env.action_space.high
+                obs, reward, terminated, truncated, _ = env.step(np.clip(action[0].cpu().numpy(), low, high))
                 episode_return += float(reward)
                 ended = terminated or truncated
                 episode_start = torch.zeros(1, device=device)
@@ -753,7 +753,7 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
-            gamma = args.final_gamma + frac * (args.gamma - args.final_gamma) if rising_gamma else args.gamma
+            gamma = args.final_gamma - frac * (args.final_gamma - args.gamma) if rising_gamma else args.gamma
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
@@ -777,7 +777,7 @@ def main(args: Args) -> dict:
                 next_obs_np, reward, terminated, truncated, infos = envs.step(
                     np.clip(action.cpu().numpy(), space.low, space.high)
                 )
-                episode_return += reward  # the env's own return is logged, before any floor or scaling
+                episode_return += reward  # the env's own return is logged, before a floor or scaling
                 if args.reward_floor is not None:
                     reward = np.maximum(reward, args.reward_floor)
                 ended = terminated | truncated
@@ -795,7 +795,8 @@ def main(args: Args) -> dict:
                     cut_state = tuple(s[:, cut] for s in state)
                     no_starts = torch.zeros(len(cut), device=device)
                     with torch.inference_mode():
-                        final_values[step, cut] = agent.get_value(final_obs, cut_state, no_starts).flatten()
+                        final_value = agent.get_value(final_obs, cut_state, no_starts)
+                    final_values[step, cut] = final_value.flatten()
                 next_obs = prepare(next_obs_np, obs_rms, args, device, global_step < stats_until)
                 next_episode_starts = torch.as_tensor(ended, dtype=torch.float32, device=device)
 
@@ -814,9 +815,10 @@ def main(args: Args) -> dict:
             )
 
             # Sequences: (T, N, ...) -> (seq_len, S, ...), each env's rollout cut into seq_len steps
-            b_obs, b_starts, b_actions, b_logprobs, b_advantages, b_returns, b_values = (
-                to_seqs(x, seq_len) for x in (obs, episode_starts, actions, logprobs, advantages, returns, values)
+            b_obs, b_starts, b_actions, b_logprobs, b_advantages, b_returns = (
+                to_seqs(x, seq_len) for x in (obs, episode_starts, actions, logprobs, advantages, returns)
             )
+            b_values = to_seqs(values, seq_len)
             # (K, num_rnns, N, hidden) -> (num_rnns, K * N, hidden), in the same sequence order
             b_states = [s.transpose(0, 1).reshape(s.shape[1], -1, s.shape[3]) for s in seq_states]
             num_seqs, mb_seqs = b_obs.shape[1], b_obs.shape[1] // args.num_minibatches
@@ -861,16 +863,16 @@ def main(args: Args) -> dict:
             sps = int((global_step - start_step) / (time.time() - start_time))
             explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
             scalars = {"charts/learning_rate": optimizer.param_groups[0]["lr"], "charts/SPS": sps,
-                       "charts/clip_coef": clip_coef, "charts/gamma": gamma,
-                       "charts/logstd": agent.actor_logstd.mean().item(), "losses/value_loss": v_loss.item(),
+                       "charts/clip_coef": clip_coef, "losses/value_loss": v_loss.item(),
                        "losses/policy_loss": pg_loss.item(), "losses/entropy": entropy_loss.item(),
                        "losses/old_approx_kl": old_approx_kl.item(), "losses/approx_kl": approx_kl.item(),
                        "losses/clipfrac": np.mean(clipfracs), "losses/explained_variance": explained_var,
-                       "losses/first_ratio_error": first_ratio_error}
+                       "losses/first_ratio_error": first_ratio_error, "charts/gamma": gamma,
+                       "charts/logstd": agent.actor_logstd.mean().item()}
             for key, value in scalars.items():
                 writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{last_iteration} global_step {global_step} SPS {sps} return {recent}")
+            print(f"update {iteration}/{last_iteration} step {global_step} SPS {sps} return {recent}")
 
         envs.close()
         train_time = time.time() - start_time

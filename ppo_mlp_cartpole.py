@@ -42,7 +42,7 @@ class Args:
     capture_video: bool = False
     """if toggled, videos of the evaluation episodes are saved under `videos/{run_name}`"""
     save_model: bool = False
-    """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` at the end (and on Ctrl-C)"""
+    """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` (on Ctrl-C too)"""
     resume: str | None = None
     """path of a checkpoint to continue training from"""
     eval_checkpoint: str | None = None
@@ -76,9 +76,9 @@ class Args:
     clip_coef: float = 0.2
     """the surrogate clipping coefficient"""
     anneal_clip: bool = True
-    """anneal the clipping coefficient to 0 with the learning rate (steadies the late updates)"""
+    """anneal the clipping coefficients to 0 with the learning rate (steadies the late updates)"""
     clip_vloss: bool = False
-    """toggles whether or not to use a clipped loss for the value function (off, as SB3 and the zoo's CartPole recipe)"""
+    """toggles whether or not to use a clipped loss for the value function (off, as the zoo)"""
     ent_coef: float = 0.0
     """coefficient of the entropy"""
     vf_coef: float = 0.5
@@ -88,13 +88,13 @@ class Args:
     target_kl: float | None = None
     """the target KL divergence threshold"""
     norm_obs: bool = False
-    """normalise observations with running statistics (saved in the checkpoint, frozen in evaluation); off, as the zoo"""
+    """normalise observations with running statistics (frozen in evaluation); off, as the zoo"""
     norm_reward: bool = False
-    """scale rewards by the running standard deviation of the discounted return; off, as the zoo's CartPole recipe"""
+    """scale rewards by the running deviation of the discounted return; off, as the zoo"""
 
     # Observations
     frame_stack: int = 1
-    """stack the last K observations (the non-recurrent remedy for hidden velocities); 1 means none"""
+    """stack the last K observations (the non-recurrent remedy for hidden velocities); 1: none"""
 
 
 def fail(message: str) -> None:
@@ -104,37 +104,37 @@ def fail(message: str) -> None:
 
 
 class NonFinite(Exception):
-    """A non-finite observation, loss or weight: the run stops with one line and keeps its last good update."""
+    """A non-finite observation, loss or weight: the run stops and keeps its last good update."""
 
 
 # Environments: masked-velocity ids (as rl-baselines3-zoo) and a memory task of our own
-NOVEL_ENVS = {  # id -> (base id, observation mask: 0 where an entry is a velocity)
-    "CartPoleNoVel-v1": ("CartPole-v1", [1, 0, 1, 0]),
-    "MountainCarNoVel-v0": ("MountainCar-v0", [1, 0]),
-    "LunarLanderNoVel-v3": ("LunarLander-v3", [1, 1, 0, 0, 1, 0, 1, 1]),
+NOVEL_ENVS = {  # id -> (base id, its kwargs, observation mask: 0 where an entry is a velocity)
+    "CartPoleNoVel-v1": ("CartPole-v1", {}, [1, 0, 1, 0]),
+    "MountainCarNoVel-v0": ("MountainCar-v0", {}, [1, 0]),
+    "LunarLanderNoVel-v3": ("LunarLander-v3", {}, [1, 1, 0, 0, 1, 0, 1, 1]),
 }
 
 
-def make_masked_env(base_id: str, mask: list[int], **kwargs) -> gym.Env:
-    env = gym.make(base_id, **kwargs)
+def make_masked_env(base_id: str, base_kwargs: dict, mask: list[int], **kwargs) -> gym.Env:
+    env = gym.make(base_id, **base_kwargs, **kwargs)
     keep = np.array(mask, dtype=np.float32)
     return gym.wrappers.TransformObservation(env, lambda obs: obs * keep, env.observation_space)
 
 
 class CueRecallEnv(gym.Env):
-    """The first observation shows one of `num_cues` cues; `delay` blank steps follow; then a query
-    step pays +1 for the action naming the cue and -1 otherwise, and the episode ends. Every query
-    looks the same, so a memoryless policy scores at most (2 - num_cues) / num_cues on average
-    (0 for two cues); remembering the cue scores 1."""
+    """The first observation shows one of `num_cues` cues, `delay` blank steps follow, then a query
+    pays +1 for the action naming the cue and -1 otherwise, and the episode ends. A memoryless
+    policy scores at most (2 - num_cues) / num_cues on average; remembering the cue scores 1."""
 
     metadata = {"render_modes": []}
 
-    def __init__(self, num_cues: int = 2, delay: int = 10, render_mode: str | None = None):
+    def __init__(self, num_cues=2, delay=10, render_mode=None):
         self.num_cues, self.delay = num_cues, delay
-        self.observation_space = gym.spaces.Box(0.0, 1.0, (num_cues + 1,), np.float32)  # cue one-hot, query flag
+        # the cue's one-hot, then the query flag
+        self.observation_space = gym.spaces.Box(0.0, 1.0, (num_cues + 1,), np.float32)
         self.action_space = gym.spaces.Discrete(num_cues)
 
-    def reset(self, *, seed: int | None = None, options: dict | None = None):
+    def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
         self.cue, self.t = int(self.np_random.integers(self.num_cues)), 0
         obs = np.zeros(self.num_cues + 1, np.float32)
@@ -150,16 +150,15 @@ class CueRecallEnv(gym.Env):
         return obs, 1.0 if int(action) == self.cue else -1.0, True, False, {}
 
 
-for _id, (_base, _mask) in NOVEL_ENVS.items():
-    gym.register(_id, entry_point=partial(make_masked_env, _base, _mask))
+for _id, (_base, _kwargs, _mask) in NOVEL_ENVS.items():
+    gym.register(_id, entry_point=partial(make_masked_env, _base, _kwargs, _mask))
 gym.register("CueRecall-v0", entry_point=CueRecallEnv)
 OWN_ENV_IDS = [*NOVEL_ENVS, "CueRecall-v0"]
 
 
 class FlatObservation(gym.ObservationWrapper):
-    """Observations as one vector in gymnasium's flatten order: Box parts flattened, Discrete parts one-hot,
-    MultiDiscrete parts concatenated one-hots, MultiBinary parts as they are, the parts of a Tuple or Dict one after
-    another (a Dict's in its key order). A Dict's text parts (MiniGrid's mission) are left out."""
+    """Observations as one vector in gymnasium's flatten order (Box parts flattened, Discrete ones
+    one-hot, a Tuple's or Dict's parts one after another); a Dict's text parts are left out."""
 
     def __init__(self, env: gym.Env):
         super().__init__(env)
@@ -167,9 +166,9 @@ class FlatObservation(gym.ObservationWrapper):
         self.keys = None
         if isinstance(space, gym.spaces.Dict):
             self.keys = [key for key, part in space.spaces.items() if not is_text(part)]
-            space = gym.spaces.Dict([(key, space[key]) for key in self.keys])  # a sequence keeps the order as it is
+            space = gym.spaces.Dict([(key, space[key]) for key in self.keys])  # keeps the order
         self.parts = space
-        self.box_entries = box_entries(space)  # (flatdim,) True where a Box part lies: only those are normalised
+        self.box_entries = box_entries(space)  # (flatdim,) True where a Box part lies (normalised)
         self.observation_space = gym.spaces.flatten_space(space)
 
     def observation(self, obs):
@@ -179,7 +178,7 @@ class FlatObservation(gym.ObservationWrapper):
 
 
 def box_entries(space: gym.spaces.Space) -> np.ndarray:
-    """Which entries of the flattened observation come from Box parts; ValueError for a space with no fixed vector."""
+    """Which flattened entries come from Box parts; ValueError for a space with no fixed vector."""
     if isinstance(space, gym.spaces.Box):
         return np.ones(gym.spaces.flatdim(space), dtype=bool)
     if isinstance(space, gym.spaces.Discrete | gym.spaces.MultiDiscrete | gym.spaces.MultiBinary):
@@ -194,13 +193,13 @@ def is_vector(space: gym.spaces.Space) -> bool:
     return isinstance(space, gym.spaces.Box) and len(space.shape) == 1
 
 
-def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's MissionSpace: spaces of strings
+def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's MissionSpace
     return space.dtype is not None and np.dtype(space.dtype).kind == "U"
 
 
 def make_env(env_id: str, frame_stack: int, render_mode: str | None = None, flatten: bool = True):
     def thunk():
-        # render_mode is passed only when something renders: third-party envs may not take the argument
+        # render_mode only when something renders: third-party envs may not take the argument
         env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
         if not flatten:
             return env
@@ -214,52 +213,111 @@ def make_env(env_id: str, frame_stack: int, render_mode: str | None = None, flat
 
 
 def check_env(args: Args) -> np.ndarray:
-    """Make one env as training (and, with --capture-video, evaluation) will, and answer any problem in one line;
-    returns which entries of the flattened observation come from Box parts."""
-    module, _, name = args.env_id.rpartition(":")  # `module:EnvId`: gym.make imports the module, so any id it takes works
-    if not name or (":" in args.env_id and not module):
-        fail(f"env id '{args.env_id}' is malformed: give EnvId, or MODULE:EnvId to import MODULE first")
+    """Make one env as training (and the evaluation's video) will and answer any problem in one
+    line; returns which entries of the flattened observation come from Box parts."""
+    env_id = args.env_id
+    module, _, name = env_id.rpartition(":")  # `module:EnvId`: gym.make imports the module
+    if not name or (":" in env_id and not module):
+        fail(f"env id '{env_id}' is malformed: give EnvId, or MODULE:EnvId to import MODULE first")
     try:
-        env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None, flatten=False)()
+        env = make_env(env_id, args.frame_stack, "rgb_array" if args.capture_video else None, False)()
     except gym.error.DependencyNotInstalled as error:
-        fail(f"env '{args.env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
+        fail(f"env '{env_id}' needs a package that is not installed: {str(error).splitlines()[0]}")
     except gym.error.DeprecatedEnv as error:  # gymnasium's line names the version to use
-        fail(f"env id '{args.env_id}' is deprecated: {error}")
+        fail(f"env id '{env_id}' is deprecated: {error}")
     except gym.error.UnregisteredEnv:
         # with the module named, each close match is given as an id to pass as it is
-        close = [f"{module}:{m}" if module else m for m in difflib.get_close_matches(name, list(gym.registry), n=3)]
-        elsewhere = "" if module else "; an id that a package registers when imported is named with it: MODULE:EnvId"
-        fail(f"unknown env id '{args.env_id}'; close matches: {close or 'none'}; this script's own ids: {OWN_ENV_IDS}"
-             + elsewhere)  # fmt: skip
+        matches = difflib.get_close_matches(name, list(gym.registry), n=3)
+        close = [f"{module}:{m}" if module else m for m in matches] or "none"
+        hint = "; an id that a package registers when imported is named with it: MODULE:EnvId"
+        own = f"this script's own ids: {OWN_ENV_IDS}"
+        fail(f"unknown env id '{env_id}'; close matches: {close}; {own}" + ("" if module else hint))
     except ModuleNotFoundError as error:
-        missing = (error.__cause__ or error).name  # gym.make re-raises the prefix's import error with its own message
-        what = f"module '{module}' of" if module and missing and module.startswith(missing) else "a module needed by"
-        fail(f"cannot import {what} env '{args.env_id}': No module named '{missing}'")
+        missing = (error.__cause__ or error).name  # gym.make re-raises the import error as its own
+        own = module and missing and module.startswith(missing)
+        what = f"module '{module}' of" if own else "a module needed by"
+        fail(f"cannot import {what} env '{env_id}': No module named '{missing}'")
     except TypeError as error:
         if args.capture_video:
-            fail(f"--capture-video: env '{args.env_id}' takes no render_mode ({error})")
-        fail(f"env '{args.env_id}' cannot be made as gym.make('{args.env_id}'): {error}")
+            fail(f"--capture-video: env '{env_id}' takes no render_mode ({error})")
+        fail(f"env '{env_id}' cannot be made as gym.make('{env_id}'): {error}")
     except gym.error.Error as error:  # a malformed id, say: gymnasium's own line
-        fail(f"env id '{args.env_id}': {error}")
-    if args.capture_video and "rgb_array" not in env.metadata.get("render_modes", []):
-        modes = env.metadata.get("render_modes")
-        fail(f"--capture-video: env '{args.env_id}' cannot render frames (its render modes: {modes})")
+        fail(f"env id '{env_id}': {error}")
+    modes = env.metadata.get("render_modes")
+    if args.capture_video and "rgb_array" not in (modes or []):
+        fail(f"--capture-video: env '{env_id}' cannot render frames (its render modes: {modes})")
     obs_space, act_space = env.observation_space, env.action_space
     try:
-        entries = np.ones(obs_space.shape[0], dtype=bool) if is_vector(obs_space) else FlatObservation(env).box_entries
+        entries = FlatObservation(env).box_entries if not is_vector(obs_space) else None
     except ValueError as error:
-        fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, MultiDiscrete, "
-             f"MultiBinary, and Tuple or Dict of these")  # fmt: skip
+        fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, "
+             "MultiDiscrete, MultiBinary, and Tuple or Dict of these")
     env.close()
-    if len(entries) > 4096 and isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3:
-        fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; ppo_gru_atari.py takes Atari games")
-    if not isinstance(act_space, gym.spaces.Discrete | gym.spaces.MultiDiscrete) or len(act_space.shape) > 1:
-        fail(f"{SCRIPT} handles Discrete and 1-D MultiDiscrete actions, not {act_space}; use ppo_lstm_continuous.py")
-    # notices come after every check, so that an env this script cannot take is answered in one line alone
-    text = [key for key, part in obs_space.items() if is_text(part)] if isinstance(obs_space, gym.spaces.Dict) else []
+    image = isinstance(obs_space, gym.spaces.Box) and len(obs_space.shape) == 3
+    if image and np.prod(obs_space.shape) > 4096:
+        fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; "
+             "ppo_gru_atari.py takes Atari games")
+    discrete = isinstance(act_space, gym.spaces.Discrete | gym.spaces.MultiDiscrete)
+    if not discrete or len(act_space.shape) > 1:
+        fail(f"{SCRIPT} handles Discrete and 1-D MultiDiscrete actions, not {act_space}; "
+             "use ppo_lstm_continuous.py")
+    # notices come after every check, so that an env this script cannot take gets one line alone
+    parts = obs_space.items() if isinstance(obs_space, gym.spaces.Dict) else []
+    text = [key for key, part in parts if is_text(part)]
     if text:
-        print(f"{SCRIPT}: the observation's text parts {text} are left out (a policy reads numbers)")
-    return entries
+        print(f"{SCRIPT}: the observation's text parts {text} are left out")
+    return np.ones(obs_space.shape[0], dtype=bool) if entries is None else entries
+
+
+def check_args(args: Args) -> None:
+    """Inconsistent arguments get one line before anything is built."""
+    sizes = ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs"]
+    for name in sizes + ["frame_stack", "learning_rate"]:
+        if not getattr(args, name) > 0:
+            fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    for name in ["gamma", "gae_lambda"]:
+        if not 0.0 <= getattr(args, name) <= 1.0:
+            fail(f"--{name.replace('_', '-')} must be from 0 to 1, got {getattr(args, name)}")
+    for name in ["clip_coef", "max_grad_norm", "target_kl"]:
+        if getattr(args, name) is not None and not getattr(args, name) > 0:
+            fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
+    if args.eval_episodes < 0:
+        fail("--eval-episodes must not be negative")
+    num_mbs = args.num_minibatches
+    if (args.num_envs * args.num_steps) % num_mbs:
+        fail(f"a batch of {args.num_envs * args.num_steps} steps does not split into {num_mbs} minibatches")
+    if args.norm_adv and args.num_envs * args.num_steps // num_mbs == 1:
+        fail("a minibatch of one step cannot normalise its advantages: fewer minibatches or --no-norm-adv")
+    batch_size = args.num_envs * args.num_steps
+    if args.total_timesteps < batch_size and not args.eval_checkpoint:
+        fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({batch_size})")
+
+
+def load_checkpoint(args: Args) -> dict | None:
+    """The checkpoint of --resume or --eval-checkpoint, checked; what it decides (the network's
+    shape, the observation pipeline) overrides the command line."""
+    path = args.resume or args.eval_checkpoint
+    if path is None:
+        return None
+    if not os.path.isfile(path):
+        what = "is a directory, not a checkpoint file" if os.path.isdir(path) else "does not exist"
+        fail(f"checkpoint '{path}' {what}")
+    try:
+        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
+    except Exception as error:  # noqa: BLE001 - any unreadable file is reported the same way
+        fail(f"checkpoint '{path}' is corrupt or not a checkpoint ({type(error).__name__})")
+    if not isinstance(checkpoint, dict) or checkpoint.get("script") != SCRIPT:
+        fail(f"checkpoint '{path}' was not written by {SCRIPT}")
+    if checkpoint["env_id"] != args.env_id:
+        fail(f"checkpoint '{path}' is for env '{checkpoint['env_id']}', not '{args.env_id}'")
+    if args.resume and checkpoint["global_step"] > args.total_timesteps:
+        step, total = checkpoint["global_step"], args.total_timesteps
+        fail(f"--total-timesteps {total} is below the checkpoint's global step {step}: nothing to train")
+    for key in ["frame_stack", "norm_obs", "norm_reward"]:
+        if getattr(args, key) != checkpoint["args"][key]:
+            print(f"{key} = {checkpoint['args'][key]}, as the checkpoint was trained")
+            setattr(args, key, checkpoint["args"][key])
+    return checkpoint
 
 
 class RunningMeanStd:
@@ -267,17 +325,20 @@ class RunningMeanStd:
 
     def __init__(self, shape: tuple = (), normalized: np.ndarray | None = None):
         self.mean, self.var, self.count = np.zeros(shape), np.ones(shape), 1e-4
-        self.normalized = np.ones(shape, dtype=bool) if normalized is None else normalized  # what normalize() changes
+        # the entries normalize() changes
+        self.normalized = np.ones(shape, dtype=bool) if normalized is None else normalized
 
     def update(self, x: np.ndarray) -> None:
         delta, n = x.mean(0) - self.mean, x.shape[0]
         total = self.count + n
         self.mean = self.mean + delta * n / total
-        self.var = (self.var * self.count + x.var(0) * n + delta**2 * self.count * n / total) / total
+        m2 = self.var * self.count + x.var(0) * n + delta**2 * self.count * n / total
+        self.var = m2 / total
         self.count = total
 
     def normalize(self, x: np.ndarray) -> np.ndarray:
-        return np.where(self.normalized, np.clip((x - self.mean) / np.sqrt(self.var + 1e-8), -10.0, 10.0), x)
+        scaled = np.clip((x - self.mean) / np.sqrt(self.var + 1e-8), -10.0, 10.0)
+        return np.where(self.normalized, scaled, x)
 
 
 def layer_init(layer: nn.Module, std: float = np.sqrt(2), bias_const: float = 0.0) -> nn.Module:
@@ -293,7 +354,7 @@ class Agent(nn.Module):
         super().__init__()
         obs_dim = envs.single_observation_space.shape[0]
         space = envs.single_action_space
-        # one categorical head per action dimension; Discrete(n) is MultiDiscrete([n]) with the dimension dropped
+        # a categorical head per action dimension: Discrete(n) is MultiDiscrete([n]), squeezed
         self.discrete = isinstance(space, gym.spaces.Discrete)
         self.nvec = [int(space.n)] if self.discrete else space.nvec.tolist()
         self.actor = nn.Sequential(
@@ -315,29 +376,31 @@ class Agent(nn.Module):
         return self.critic(obs)
 
     def get_action_and_value(self, obs, action=None, deterministic=False):
-        logits = self.actor(obs).split(self.nvec, dim=-1)
+        logits = self.actor(obs)
         given = [None] * len(self.nvec) if action is None else action.view(len(obs), -1).unbind(-1)
-        heads = [categorical(part, a, deterministic) for part, a in zip(logits, given, strict=True)]
+        parts = zip(logits.split(self.nvec, -1), given, strict=True)
+        heads = [categorical(part, a, deterministic) for part, a in parts]
         action = torch.stack([head[0] for head in heads], dim=-1)  # (B, D)
-        logprob = torch.stack([head[1] for head in heads]).sum(0)  # the joint logprob and entropy: the heads' sums
+        logprob = torch.stack([head[1] for head in heads]).sum(0)  # the joint: the heads' sums
         entropy = torch.stack([head[2] for head in heads]).sum(0)
-        return action.squeeze(-1) if self.discrete else action, logprob, entropy, self.critic(obs)
+        action = action.squeeze(-1) if self.discrete else action
+        return action, logprob, entropy, self.critic(obs)
 
 
-def categorical(logits: torch.Tensor, action: torch.Tensor | None = None, deterministic: bool = False) -> tuple:
-    """The action (sampled, the most likely, or the one given), its log-probability and the entropy of a categorical
-    over the last dim of `logits`: torch's Categorical(logits=...) bit for bit, samples included, without its
-    per-call overhead. The training loop reports non-finite values, so nothing is validated here."""
+def categorical(logits: torch.Tensor, action=None, deterministic: bool = False) -> tuple:
+    """The action (sampled, the most likely, or the one given), its logprob and the entropy of a
+    categorical over the last dim: torch's Categorical bit for bit, samples included, without its
+    per-call overhead."""
     logp = logits - logits.logsumexp(-1, keepdim=True)
     probs = logp.softmax(-1)
     if action is None:
-        action = logits.argmax(-1) if deterministic else torch.multinomial(probs, 1, True).squeeze(-1)
+        action = logits.argmax(-1) if deterministic else torch.multinomial(probs, 1, True)[..., 0]
     return action, logp.gather(-1, action.long().unsqueeze(-1)).squeeze(-1), -(logp * probs).sum(-1)
 
 
-def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, gae_lambda):
-    """Advantages for (T, N) tensors. Step t ends an episode when terminated or truncated; a
-    truncated step is bootstrapped from the value of its final observation, a terminated one is not."""
+def compute_gae(rewards, values, terminations, truncations, final_values, next_value, gamma, lam):
+    """Advantages and returns of (T, N) tensors. A step ends an episode when terminated or
+    truncated; a truncated step is bootstrapped from its final observation's value."""
     advantages = torch.zeros_like(rewards)
     lastgaelam = 0.0
     for t in reversed(range(rewards.shape[0])):
@@ -345,38 +408,32 @@ def compute_gae(rewards, values, terminations, truncations, final_values, next_v
         following = next_value if t == rewards.shape[0] - 1 else values[t + 1]
         bootstrap = torch.where(ended.bool(), final_values[t] * (1.0 - terminations[t]), following)
         delta = rewards[t] + gamma * bootstrap - values[t]
-        lastgaelam = delta + gamma * gae_lambda * (1.0 - ended) * lastgaelam
+        lastgaelam = delta + gamma * lam * (1.0 - ended) * lastgaelam
         advantages[t] = lastgaelam
     return advantages, advantages + values
 
 
-def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef: float, args: Args) -> tuple:
-    """One minibatch's PPO objective, to minimise, from 1-D tensors of its samples: the clipped surrogate of the
-    advantages (normalised over the minibatch with --norm-adv), the value loss (with --clip-vloss the worse of the
-    new value and the new value kept within clip_coef of the rollout's `values`) and the entropy bonus.
-    Returns (loss, pg_loss, v_loss, entropy_loss)."""
+def ppo_loss(ratio, advantages, newvalue, values, returns, entropy, clip_coef, args: Args) -> tuple:
+    """A minibatch's PPO objective to minimise, from 1-D tensors: loss, pg_loss, v_loss, entropy."""
     if args.norm_adv:
         advantages = (advantages - advantages.mean()) / (advantages.std() + 1e-8)
     pg_loss1 = -advantages * ratio
     pg_loss2 = -advantages * torch.clamp(ratio, 1 - clip_coef, 1 + clip_coef)
     pg_loss = torch.max(pg_loss1, pg_loss2).mean()
-
     if args.clip_vloss:
         v_loss_unclipped = (newvalue - returns) ** 2
         v_clipped = values + torch.clamp(newvalue - values, -clip_coef, clip_coef)
-        v_loss_max = torch.max(v_loss_unclipped, (v_clipped - returns) ** 2)
-        v_loss = 0.5 * v_loss_max.mean()
+        v_loss = 0.5 * torch.max(v_loss_unclipped, (v_clipped - returns) ** 2).mean()
     else:
         v_loss = 0.5 * ((newvalue - returns) ** 2).mean()
-
     entropy_loss = entropy.mean()
     loss = pg_loss - args.ent_coef * entropy_loss + v_loss * args.vf_coef
     return loss, pg_loss, v_loss, entropy_loss
 
 
-def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update: bool = False) -> torch.Tensor:
-    """Raw env observations -> the agent's input, for the rollout and the evaluation alike: checked finite, then
-    normalised with the running statistics (updated where `update`, frozen elsewhere)."""
+def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update=False):
+    """Raw observations -> the agent's input, in the rollout and the evaluation alike: checked
+    finite, then normalised with the running statistics (updated where `update`)."""
     if not np.isfinite(obs).all():
         raise NonFinite("observation")
     if args.norm_obs:
@@ -386,93 +443,33 @@ def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update
     return torch.as_tensor(obs, dtype=torch.float32, device=device)
 
 
-def evaluate(agent: Agent, args: Args, device: torch.device, run_name: str, obs_rms: RunningMeanStd) -> list[float]:
+def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
     """Full episodes on a fresh env, deterministic actions, the observation statistics frozen."""
     env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None)()
     if args.capture_video:
-        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", episode_trigger=lambda e: True, disable_logger=True)
-    returns = []
-    with env:  # closed however the evaluation ends, an error or Ctrl-C included (and with it the video)
+        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", lambda e: True, disable_logger=True)
+    returns = []  # (none with --eval-episodes 0)
+    with env:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
         for episode in range(args.eval_episodes):
-            obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)  # seeded once: a fixed set of episodes
+            # seeded once: a fixed set of episodes
+            obs, _ = env.reset(seed=args.seed + 100_000 if episode == 0 else None)
             episode_return, ended = 0.0, False
             while not ended:
                 with torch.inference_mode():
                     obs_t = prepare(obs[None], obs_rms, args, device)
                     action, _, _, _ = agent.get_action_and_value(obs_t, deterministic=True)
-                obs, reward, terminated, truncated, _ = env.step(action[0].cpu().numpy() + env.action_space.start)
+                env_action = action[0].cpu().numpy() + env.action_space.start
+                obs, reward, terminated, truncated, _ = env.step(env_action)
                 episode_return += float(reward)
                 ended = terminated or truncated
             returns.append(episode_return)
     return returns
 
 
-def check_args(args: Args) -> None:
-    for name in ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs", "frame_stack"]:
-        if getattr(args, name) <= 0:
-            fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
-    if not args.learning_rate > 0:
-        fail(f"--learning-rate must be positive, got {args.learning_rate}")
-    for name in ["gamma", "gae_lambda"]:
-        value = getattr(args, name)
-        if value is not None and not 0.0 <= value <= 1.0:
-            fail(f"--{name.replace('_', '-')} must be from 0 to 1, got {value}")
-    for name in ["clip_coef", "max_grad_norm", "target_kl"]:
-        value = getattr(args, name)
-        if value is not None and not value > 0:
-            fail(f"--{name.replace('_', '-')} must be positive, got {value}")
-    if args.eval_episodes < 0:
-        fail("--eval-episodes must not be negative")
-    if (args.num_envs * args.num_steps) % args.num_minibatches:
-        fail(f"a batch of {args.num_envs * args.num_steps} steps does not split into {args.num_minibatches} minibatches")
-    if args.norm_adv and args.num_envs * args.num_steps // args.num_minibatches == 1:
-        fail("a minibatch of one step cannot normalise its advantages: use fewer minibatches or --no-norm-adv")
-    if args.total_timesteps < args.num_envs * args.num_steps and not args.eval_checkpoint:
-        fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({args.num_envs * args.num_steps})")
-
-
-def load_checkpoint(path: str, env_id: str) -> dict:
-    if os.path.isdir(path):
-        fail(f"checkpoint '{path}' is a directory, not a checkpoint file")
-    if not os.path.isfile(path):
-        fail(f"checkpoint '{path}' does not exist")
-    try:
-        checkpoint = torch.load(path, map_location="cpu", weights_only=False)
-    except Exception as error:  # noqa: BLE001 - any unreadable file is reported the same way
-        fail(f"checkpoint '{path}' is corrupt or not a checkpoint ({type(error).__name__})")
-    if not isinstance(checkpoint, dict) or checkpoint.get("script") != SCRIPT:
-        fail(f"checkpoint '{path}' was not written by {SCRIPT}")
-    if checkpoint["env_id"] != env_id:
-        fail(f"checkpoint '{path}' is for env '{checkpoint['env_id']}', not '{env_id}'")
-    return checkpoint
-
-
-# what a checkpoint decides, whatever the command line says: the network's shape and the observation pipeline
-CHECKPOINT_ARGS = ["frame_stack", "norm_obs", "norm_reward"]
-
-
-def take_args_from_checkpoint(args: Args, checkpoint: dict) -> None:
-    for key in CHECKPOINT_ARGS:
-        if getattr(args, key) != checkpoint["args"][key]:
-            print(f"{key} = {checkpoint['args'][key]}, as the checkpoint was trained")
-            setattr(args, key, checkpoint["args"][key])
-
-
-def stop_as_ctrl_c(signum, frame):
-    raise KeyboardInterrupt
-
-
-def on_sigterm(handler) -> None:
-    """Sets SIGTERM's handler where Python allows it, in the main thread; a run in another thread (a sweep agent's, say)
-    leaves SIGTERM as it is."""
-    if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, handler)
-
-
 def make_run_dir(args: Args) -> tuple[str, str]:
     prefix = f"{args.env_id.replace(':', '_')}__{args.exp_name}__{args.seed}"
     stamp = int(time.time())
-    while True:  # the folder is claimed here, atomically: two runs started in the same second must not share one
+    while True:  # claimed atomically: two runs started in the same second must not share a folder
         run_name = f"{prefix}__{stamp}"
         try:
             os.makedirs(os.path.join("runs", run_name))
@@ -481,15 +478,39 @@ def make_run_dir(args: Args) -> tuple[str, str]:
             stamp += 1
 
 
-def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_step: int, iteration: int) -> dict | None:
-    """Everything a checkpoint holds, copied: taken after every completed update, so that Ctrl-C or a non-finite
-    value saves the last good weights with the global step they reached, never a half-done update. None without
-    --save-model, as nothing would write it (the copy took about 1 ms per update of ppo_lstm.py on CPU)."""
+def start_logging(args: Args, run_name: str, run_dir: str) -> SummaryWriter:
+    if args.track:  # first: sync_tensorboard mirrors the writers made after wandb.init alone
+        import wandb
+
+        wandb.init(project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True,
+                   config=vars(args), name=run_name)
+    # its thread wakes every 5 s: Ctrl-C in its queue can lose a wake-up, and close() waits for one
+    writer = SummaryWriter(run_dir, flush_secs=5)
+    table = "\n".join(f"|{key}|{value}|" for key, value in vars(args).items())
+    writer.add_text("hyperparameters", f"|param|value|\n|-|-|\n{table}")
+    return writer
+
+
+def training_state(agent, optimizer, obs_rms, return_rms, args: Args, global_step, iteration):
+    """What a checkpoint holds, copied after every completed update, so that a stop saves the last
+    good weights with their global step; None without --save-model (the copy costs about 1 ms)."""
     if not args.save_model:
         return None
-    return copy.deepcopy({"script": SCRIPT, "env_id": args.env_id, "args": asdict(args), "model": agent.state_dict(),
-                          "optimizer": optimizer.state_dict(), "obs_rms": vars(obs_rms), "return_rms": vars(return_rms),
-                          "global_step": global_step, "iteration": iteration})  # fmt: skip
+    state = {"script": SCRIPT, "env_id": args.env_id, "args": asdict(args)}
+    state.update(model=agent.state_dict(), optimizer=optimizer.state_dict(), obs_rms=vars(obs_rms))
+    state.update(return_rms=vars(return_rms), global_step=global_step, iteration=iteration)
+    return copy.deepcopy(state)
+
+
+def restore(checkpoint: dict | None, agent, optimizer, obs_rms, return_rms) -> tuple[int, int]:
+    """Loads a checkpoint's weights, optimizer and statistics; returns its step and update."""
+    if checkpoint is None:
+        return 0, 0
+    agent.load_state_dict(checkpoint["model"])
+    optimizer.load_state_dict(checkpoint["optimizer"])
+    obs_rms.__dict__.update(checkpoint["obs_rms"])
+    return_rms.__dict__.update(checkpoint["return_rms"])
+    return checkpoint["global_step"], checkpoint["iteration"]
 
 
 def save(state: dict | None, run_dir: str, args: Args) -> str | None:
@@ -500,8 +521,17 @@ def save(state: dict | None, run_dir: str, args: Args) -> str | None:
     return path
 
 
-def close_run(writer: SummaryWriter, envs: gym.vector.VectorEnv, args: Args, sigterm_handler, exit_code: int) -> None:
-    """Closes what a stopped run opened, its logs whole."""
+def stop_as_ctrl_c(signum, frame):
+    raise KeyboardInterrupt
+
+
+def on_sigterm(handler) -> None:
+    """Python sets handlers in the main thread only: a run in another thread leaves SIGTERM be."""
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, handler)
+
+
+def close_run(writer: SummaryWriter, envs, args: Args, sigterm_handler, exit_code: int) -> None:
     on_sigterm(sigterm_handler)
     writer.close()
     envs.close()
@@ -511,23 +541,25 @@ def close_run(writer: SummaryWriter, envs: gym.vector.VectorEnv, args: Args, sig
         wandb.finish(exit_code=exit_code)
 
 
-def main(args: Args) -> dict:
-    check_args(args)
-    checkpoint_file = args.resume or args.eval_checkpoint
-    checkpoint = load_checkpoint(checkpoint_file, args.env_id) if checkpoint_file else None
-    if checkpoint is not None:
-        take_args_from_checkpoint(args, checkpoint)
-    if args.resume and checkpoint["global_step"] > args.total_timesteps:
-        step = checkpoint["global_step"]
-        fail(f"--total-timesteps {args.total_timesteps} is below the checkpoint's global step {step}: nothing to train")
-    box_parts = check_env(args)
-    batch_size = args.num_envs * args.num_steps
-    minibatch_size = batch_size // args.num_minibatches
-    # training runs whole rollouts up to total_timesteps, counted by global step, so a resumed run may change the batch
-    schedule_steps = args.total_timesteps // batch_size * batch_size
-    run_name, run_dir = make_run_dir(args)
+def exit_code(stop: BaseException) -> int:
+    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
 
-    # Seeding
+
+def say_why_stopped(stop: BaseException, where: str, iteration: int, last_good, path) -> None:
+    """One line; a non-finite value exits with 2, Ctrl-C or SIGTERM with 130, an error goes on."""
+    step = last_good["global_step"] if last_good else None
+    if isinstance(stop, NonFinite):
+        kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
+        fail(f"non-finite {stop} at update {iteration}" + kept)
+    kept = f"; checkpoint at global step {step}: {path}" if path else ""
+    interrupted = isinstance(stop, KeyboardInterrupt)
+    what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
+    print(f"{what} {where}" + kept, file=sys.stderr)
+    if interrupted:
+        raise SystemExit(130) from None
+
+
+def seed_and_device(args: Args) -> torch.device:
     random.seed(args.seed)
     np.random.seed(args.seed)
     torch.manual_seed(args.seed)
@@ -537,66 +569,79 @@ def main(args: Args) -> dict:
     torch.backends.cuda.matmul.fp32_precision = "ieee"
     device = torch.device("cuda" if torch.cuda.is_available() and args.cuda else "cpu")
     if device.type == "cpu":
-        torch.set_num_threads(1)  # more threads fight the env loop for 2 cores and slow small networks down
+        torch.set_num_threads(1)  # more threads fight the env loop for the cores: small nets slow
+    return device
+
+
+def write_summary(args: Args, run_dir: str, global_step, trained, train_time, recent_returns,
+                  eval_returns, checkpoint_path) -> dict:
+    summary = {
+        "script": SCRIPT,
+        "env_id": args.env_id,
+        "seed": args.seed,
+        "global_step": global_step,
+        "wall_time_s": round(train_time, 2),
+        "sps": int(trained / train_time) if trained else None,
+        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
+        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
+        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
+        "eval_episodes": len(eval_returns),
+        "eval_returns": [float(r) for r in eval_returns],
+        "checkpoint": checkpoint_path,
+    }
+    with open(os.path.join(run_dir, "summary.json"), "w") as f:
+        json.dump(summary, f, indent=2)
+    if eval_returns:
+        mean, std = np.mean(eval_returns), np.std(eval_returns)
+        print(f"eval: {mean:.2f} +- {std:.2f} over {len(eval_returns)} episodes")
+    print(f"summary: {os.path.join(run_dir, 'summary.json')}  (tensorboard --logdir runs)")
+    return summary
+
+
+def main(args: Args) -> dict:
+    check_args(args)
+    checkpoint = load_checkpoint(args)
+    box_parts = check_env(args)
+    batch_size = args.num_envs * args.num_steps
+    minibatch_size = batch_size // args.num_minibatches
+    # whole rollouts up to total_timesteps by global step: a resumed run may change the batch
+    schedule_steps = args.total_timesteps // batch_size * batch_size
+    run_name, run_dir = make_run_dir(args)
+    device = seed_and_device(args)
 
     # Environments: same-step autoreset, so no dummy transition follows an episode's end
-    envs = gym.vector.SyncVectorEnv(
-        [make_env(args.env_id, args.frame_stack) for _ in range(args.num_envs)],
-        autoreset_mode=gym.vector.AutoresetMode.SAME_STEP,
-    )
+    thunks = [make_env(args.env_id, args.frame_stack) for _ in range(args.num_envs)]
+    envs = gym.vector.SyncVectorEnv(thunks, autoreset_mode=gym.vector.AutoresetMode.SAME_STEP)
     agent = Agent(envs, args).to(device)
     optimizer = optim.Adam(agent.parameters(), lr=args.learning_rate, eps=1e-5)
-    # observation normalisation touches the entries that come from Box parts: one-hots stay 0 and 1
+    # observation normalisation touches the entries of Box parts: one-hots stay 0 and 1
     obs_rms = RunningMeanStd(envs.single_observation_space.shape, np.tile(box_parts, args.frame_stack))
     return_rms = RunningMeanStd()
-    global_step, iteration = 0, 0
-    if checkpoint is not None:
-        agent.load_state_dict(checkpoint["model"])
-        optimizer.load_state_dict(checkpoint["optimizer"])
-        obs_rms.__dict__.update(checkpoint["obs_rms"])
-        return_rms.__dict__.update(checkpoint["return_rms"])
-        global_step, iteration = checkpoint["global_step"], checkpoint["iteration"]
-    num_updates = 0 if args.eval_checkpoint else max(0, (args.total_timesteps - global_step) // batch_size)
-    first_iteration, last_iteration = iteration + 1, iteration + num_updates
-
-    # wandb.init first: sync_tensorboard mirrors the scalars of the writers made after it, and of no other
-    if args.track:
-        import wandb
-
-        wandb.init(project=args.wandb_project_name, entity=args.wandb_entity, sync_tensorboard=True, config=vars(args),
-                   name=run_name)
-    # its thread wakes every 5 s: a Ctrl-C landing inside its queue can lose a wake-up, and close() waits for one
-    writer = SummaryWriter(run_dir, flush_secs=5)
-    writer.add_text("hyperparameters", "|param|value|\n|-|-|\n" + "\n".join(f"|{k}|{v}|" for k, v in vars(args).items()))
-    previous_handler = signal.getsignal(signal.SIGTERM)  # the run stops on SIGTERM as on Ctrl-C (below)
-
-    # Rollout storage, (T, N, ...)
-    obs = torch.zeros((args.num_steps, args.num_envs) + envs.single_observation_space.shape, device=device)
-    actions = torch.zeros((args.num_steps, args.num_envs) + envs.single_action_space.shape, dtype=torch.long, device=device)
-    action_offset = envs.single_action_space.start  # Discrete(n, start=s) takes s .. s + n - 1
-    logprobs = torch.zeros((args.num_steps, args.num_envs), device=device)
-    rewards = torch.zeros((args.num_steps, args.num_envs), device=device)
-    values = torch.zeros((args.num_steps, args.num_envs), device=device)
-    terminations = torch.zeros((args.num_steps, args.num_envs), device=device)
-    truncations = torch.zeros((args.num_steps, args.num_envs), device=device)
-    final_values = torch.zeros((args.num_steps, args.num_envs), device=device)
-
-    last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
+    global_step, iteration = restore(checkpoint, agent, optimizer, obs_rms, return_rms)
     next_obs, _ = envs.reset(seed=args.seed)
     envs.action_space.seed(args.seed)
-    episode_return = np.zeros(args.num_envs)
-    episode_length = np.zeros(args.num_envs, dtype=int)
-    discounted_return = np.zeros(args.num_envs)  # what reward scaling divides by the deviation of
-    recent_returns = []
-    start_time, start_step = time.time(), global_step
-    # SIGTERM (`timeout`, cluster schedulers) stops the run as Ctrl-C does: a long run goes in resumable pieces
-    on_sigterm(stop_as_ctrl_c)
+    num_updates = 0 if args.eval_checkpoint else (args.total_timesteps - global_step) // batch_size
+    first_iteration, last_iteration = iteration + 1, iteration + num_updates
+    writer = start_logging(args, run_name, run_dir)
+    previous_handler = signal.getsignal(signal.SIGTERM)
+
+    # Rollout storage, (T, N, ...)
+    steps_envs = (args.num_steps, args.num_envs)
+    obs = torch.zeros(steps_envs + envs.single_observation_space.shape, device=device)
+    actions = torch.zeros(steps_envs + envs.single_action_space.shape, dtype=torch.long).to(device)
+    zeros = torch.zeros((6,) + steps_envs, device=device)  # six (T, N) slices of one tensor
+    logprobs, rewards, values, terminations, truncations, final_values = zeros
+
+    last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
+    episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
+    discounted_return = np.zeros(args.num_envs)  # reward scaling divides by its deviation
+    recent_returns, start_time, start_step = [], time.time(), global_step
+    on_sigterm(stop_as_ctrl_c)  # SIGTERM (`timeout`, schedulers) stops a run as Ctrl-C does
     where = "at global step"
     try:
-        # evaluating a checkpoint leaves its statistics as saved
         next_obs = prepare(next_obs, obs_rms, args, device, update=not args.eval_checkpoint)
         for iteration in range(first_iteration, last_iteration + 1):
-            # the schedules follow the global step, so that a resumed run continues them wherever it left off
+            # the schedules follow the global step: a resumed run continues them where it left off
             frac = 1.0 - global_step / schedule_steps
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
@@ -612,7 +657,8 @@ def main(args: Args) -> dict:
                 actions[step] = action
                 logprobs[step] = logprob
 
-                next_obs_np, reward, terminated, truncated, infos = envs.step(action.cpu().numpy() + action_offset)
+                env_action = action.cpu().numpy() + envs.single_action_space.start  # Discrete start
+                next_obs_np, reward, terminated, truncated, infos = envs.step(env_action)
                 ended = terminated | truncated
                 if args.norm_reward:
                     discounted_return = discounted_return * args.gamma + reward
@@ -622,11 +668,12 @@ def main(args: Args) -> dict:
                 rewards[step] = torch.as_tensor(reward / scale, dtype=torch.float32, device=device)
                 terminations[step] = torch.as_tensor(terminated, device=device)
                 truncations[step] = torch.as_tensor(truncated, device=device)
-                truncated_envs = np.flatnonzero(truncated & ~terminated)
-                if len(truncated_envs):  # bootstrap a time-limit cut from its final obs
-                    final_obs = prepare(np.stack(infos["final_obs"][truncated_envs]), obs_rms, args, device)
+                cut = np.flatnonzero(truncated & ~terminated)
+                if len(cut):  # a time-limit cut: bootstrapped from its final obs
+                    final_obs = prepare(np.stack(infos["final_obs"][cut]), obs_rms, args, device)
                     with torch.inference_mode():
-                        final_values[step, truncated_envs] = agent.get_value(final_obs).flatten()
+                        final_value = agent.get_value(final_obs)
+                    final_values[step, cut] = final_value.flatten()
                 next_obs = prepare(next_obs_np, obs_rms, args, device, update=True)
 
                 episode_return += reward
@@ -635,13 +682,13 @@ def main(args: Args) -> dict:
                     recent_returns = (recent_returns + [episode_return[i]])[-20:]
                     writer.add_scalar("charts/episodic_return", episode_return[i], global_step)
                     writer.add_scalar("charts/episodic_length", episode_length[i], global_step)
-                    episode_return[i] = 0.0
-                    episode_length[i] = 0
+                    episode_return[i], episode_length[i] = 0.0, 0
 
             with torch.inference_mode():
-                next_value = agent.get_value(next_obs).flatten()
+                next_value = agent.get_value(next_obs)
             advantages, returns = compute_gae(
-                rewards, values, terminations, truncations, final_values, next_value, args.gamma, args.gae_lambda
+                rewards, values, terminations, truncations, final_values, next_value.flatten(),
+                args.gamma, args.gae_lambda,
             )
 
             # (T, N, ...) -> (T * N, ...): without recurrence every step is its own sample
@@ -660,12 +707,12 @@ def main(args: Args) -> dict:
                         old_approx_kl = (-logratio).mean()
                         approx_kl = ((ratio - 1) - logratio).mean()
                         clipfracs += [((ratio - 1.0).abs() > clip_coef).float().mean().item()]
-                        if first_ratio_error is None:  # the replay must reproduce the rollout: ratio 1 here
+                        if first_ratio_error is None:  # the replay reproduces the rollout: ratio 1
                             first_ratio_error = (ratio - 1.0).abs().max().item()
 
-                    mb_values = b_values[mb]
                     loss, pg_loss, v_loss, entropy_loss = ppo_loss(
-                        ratio, b_advantages[mb], newvalue.view(-1), mb_values, b_returns[mb], entropy, clip_coef, args
+                        ratio, b_advantages[mb], newvalue.view(-1), b_values[mb], b_returns[mb], entropy,
+                        clip_coef, args,
                     )
                     if not torch.isfinite(loss):
                         raise NonFinite("loss")
@@ -684,71 +731,34 @@ def main(args: Args) -> dict:
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
             sps = int((global_step - start_step) / (time.time() - start_time))
-            scalars = {
-                "charts/learning_rate": optimizer.param_groups[0]["lr"],
-                "charts/clip_coef": clip_coef,
-                "charts/SPS": sps,
-                "losses/value_loss": v_loss.item(),
-                "losses/policy_loss": pg_loss.item(),
-                "losses/entropy": entropy_loss.item(),
-                "losses/old_approx_kl": old_approx_kl.item(),
-                "losses/approx_kl": approx_kl.item(),
-                "losses/clipfrac": np.mean(clipfracs),
-                "losses/explained_variance": np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y,
-                "losses/first_ratio_error": first_ratio_error,
-            }
+            explained_var = np.nan if var_y == 0 else 1 - np.var(y_true - y_pred) / var_y
+            scalars = {"charts/learning_rate": optimizer.param_groups[0]["lr"], "charts/SPS": sps,
+                       "charts/clip_coef": clip_coef, "losses/value_loss": v_loss.item(),
+                       "losses/policy_loss": pg_loss.item(), "losses/entropy": entropy_loss.item(),
+                       "losses/old_approx_kl": old_approx_kl.item(), "losses/approx_kl": approx_kl.item(),
+                       "losses/clipfrac": np.mean(clipfracs), "losses/explained_variance": explained_var,
+                       "losses/first_ratio_error": first_ratio_error}
             for key, value in scalars.items():
                 writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return(last20) {recent}")
+            print(f"update {iteration}/{last_iteration} step {global_step} SPS {sps} return {recent}")
 
         envs.close()
         train_time = time.time() - start_time
         checkpoint_path = save(last_good, run_dir, args)
         where = "in the evaluation after global step"
-        eval_returns = evaluate(agent, args, device, run_name, obs_rms) if args.eval_episodes > 0 else []
-    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C or SIGTERM, a non-finite value, an error (the env's, say)
+        eval_returns = evaluate(agent, args, device, run_name, obs_rms)
+    except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, SIGTERM, a non-finite value, an error
         path = save(last_good, run_dir, args)
-        code = 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
-        close_run(writer, envs, args, previous_handler, code)
-        step = last_good["global_step"] if last_good else None
-        if isinstance(stop, NonFinite):
-            kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
-            fail(f"non-finite {stop} at update {iteration}" + kept)
-        kept = f"; checkpoint at global step {step}: {path}" if path else ""
-        what = "interrupted" if code == 130 else f"stopped by {type(stop).__name__}"
-        print(f"{what} {where} {global_step}" + kept, file=sys.stderr)
-        if code == 130:
-            raise SystemExit(130) from None
-        raise  # as it came, its traceback after the line above
-    on_sigterm(previous_handler)
-
+        close_run(writer, envs, args, previous_handler, exit_code(stop))
+        say_why_stopped(stop, f"{where} {global_step}", iteration, last_good, path)
+        raise  # an error as it came, its traceback after the line above
     if eval_returns:
         writer.add_scalar("eval/mean_return", np.mean(eval_returns), global_step)
+    close_run(writer, envs, args, previous_handler, 0)
     trained = global_step - start_step
-    summary = {
-        "script": SCRIPT,
-        "env_id": args.env_id,
-        "seed": args.seed,
-        "global_step": global_step,
-        "wall_time_s": round(train_time, 2),
-        "sps": int(trained / train_time) if trained else None,
-        "train_return_last20": float(np.mean(recent_returns)) if recent_returns else None,
-        "eval_mean_return": float(np.mean(eval_returns)) if eval_returns else None,
-        "eval_std_return": float(np.std(eval_returns)) if eval_returns else None,
-        "eval_episodes": len(eval_returns),
-        "eval_returns": [float(r) for r in eval_returns],
-        "checkpoint": checkpoint_path,
-    }
-    with open(os.path.join(run_dir, "summary.json"), "w") as f:
-        json.dump(summary, f, indent=2)
-    writer.close()
-    if args.track:
-        wandb.finish()
-    if eval_returns:
-        print(f"eval: {np.mean(eval_returns):.2f} +- {np.std(eval_returns):.2f} over {len(eval_returns)} episodes")
-    print(f"summary: {os.path.join(run_dir, 'summary.json')}  (tensorboard --logdir runs)")
-    return summary
+    return write_summary(args, run_dir, global_step, trained, train_time, recent_returns, eval_returns,
+                         checkpoint_path)
 
 
 if __name__ == "__main__":
