@@ -2,6 +2,7 @@
 # python ppo_gru_atari.py --env-id Breakout-v5
 import copy
 import difflib
+import importlib.util
 import json
 import os
 import random
@@ -9,6 +10,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from dataclasses import asdict, dataclass
 
 import gymnasium as gym
@@ -50,6 +52,8 @@ class Args:
     """path of a checkpoint to evaluate only (no training)"""
     eval_episodes: int = 10
     """episodes (full games) of the final evaluation (0 skips it)"""
+    export_onnx: str | None = None
+    """write the acting policy to this ONNX file after training (or with --eval-checkpoint alone)"""
 
     # Algorithm specific arguments
     env_id: str = "Breakout-v5"
@@ -484,6 +488,8 @@ def check_args(args: Args) -> None:
         fail(f"{num_sequences} sequences of {seq_len} steps do not split into {args.num_minibatches} minibatches")
     if args.norm_adv and num_sequences // args.num_minibatches * seq_len == 1:
         fail("a minibatch of one step cannot normalise its advantages: use fewer minibatches or --no-norm-adv")
+    if args.export_onnx and importlib.util.find_spec("onnx") is None:
+        fail("--export-onnx needs the onnx package (and onnxruntime to run the model): pip install onnx")
     if args.total_timesteps < args.num_envs * args.num_steps and not args.eval_checkpoint:
         fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({args.num_envs * args.num_steps})")
 
@@ -524,6 +530,36 @@ def on_sigterm(handler) -> None:
     leaves SIGTERM as it is."""
     if threading.current_thread() is threading.main_thread():
         signal.signal(signal.SIGTERM, handler)
+
+
+class Policy(nn.Module):
+    """The acting policy alone, one step of N games, as --export-onnx writes it: uint8 frames in, the
+    GRU zeroed where episode_start is 1 (a new game; a lost life too where the caller resets there,
+    as --reset-state-on-life-loss does), the most likely action out, as evaluation sends it."""
+
+    def __init__(self, agent: Agent):
+        super().__init__()
+        self.agent = agent
+
+    def forward(self, obs, h, episode_start):
+        hidden, h = self.agent._unroll(obs, h, episode_start)
+        return self.agent.actor(hidden).argmax(-1), h
+
+
+def export_onnx(agent: Agent, args: Args) -> None:
+    """Inputs obs (N, 1, 84, 84) uint8, h (1, N, hidden) and episode_start (N,); outputs action and
+    h_out, the state to feed back."""
+    policy = copy.deepcopy(agent).cpu().to(memory_format=torch.contiguous_format)
+    policy.amp = False  # float32 throughout
+    policy = Policy(policy).eval()
+    example = (torch.zeros(2, 1, 84, 84, dtype=torch.uint8), policy.agent.get_initial_state(2), torch.ones(2))
+    inputs, outputs = ["obs", "h", "episode_start"], ["action", "h_out"]
+    batch = {name: {1 if name[0] == "h" else 0: "N"} for name in inputs + outputs}  # any number of games
+    with warnings.catch_warnings():  # the tracer's notes on the one-step branch it records
+        warnings.simplefilter("ignore")
+        torch.onnx.export(policy, example, args.export_onnx, input_names=inputs, output_names=outputs,
+                          dynamic_axes=batch, dynamo=False)
+    print(f"policy exported to {args.export_onnx} (inputs {inputs}, outputs {outputs})")
 
 
 def make_run_dir(args: Args) -> tuple[str, str]:
@@ -865,6 +901,8 @@ def main(args: Args) -> dict | None:
             on_sigterm(previous_handler)
             return None
         checkpoint_path = save(last_good, run_dir, args)
+        if args.export_onnx:
+            export_onnx(agent, args)
         where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, backend, device, run_name) if args.eval_episodes > 0 else []
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C or SIGTERM, a non-finite value, an error (the env's, say)

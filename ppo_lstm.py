@@ -2,6 +2,7 @@
 # python ppo_lstm.py --env-id CartPoleNoVel-v1
 import copy
 import difflib
+import importlib.util
 import json
 import os
 import random
@@ -9,6 +10,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Literal
@@ -52,6 +54,8 @@ class Args:
     """episodes of the final evaluation (0 skips it)"""
     eval_sample: bool = False
     """evaluate with actions drawn from the policy (masked) instead of its most likely ones"""
+    export_onnx: str | None = None
+    """write the acting policy to this ONNX file after training (or with --eval-checkpoint alone)"""
 
     # Algorithm specific arguments
     env_id: str = "CartPoleNoVel-v1"
@@ -318,6 +322,8 @@ def check_args(args: Args) -> None:
     if args.norm_adv and num_seqs // num_mbs * seq_len == 1:
         fail("a minibatch of one step cannot normalise its advantages: fewer minibatches or --no-norm-adv")
     batch_size = args.num_envs * args.num_steps
+    if args.export_onnx and importlib.util.find_spec("onnx") is None:
+        fail("--export-onnx needs the onnx package (and onnxruntime to run the model): pip install onnx")
     if args.total_timesteps < batch_size and not args.eval_checkpoint:
         fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({batch_size})")
 
@@ -611,6 +617,46 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms, masked: b
                 episode_start = torch.zeros(1, device=device)
             returns.append(episode_return)
     return returns
+
+
+class Policy(nn.Module):
+    """The acting policy alone, one step of N envs, as --export-onnx writes it: the observation
+    normalised with the frozen statistics, the actor's RNN zeroed where an episode starts, the
+    most likely allowed action with the space's start added, as evaluation sends it to the env."""
+
+    def __init__(self, agent: Agent, obs_rms: RunningMeanStd, norm_obs: bool, start):
+        super().__init__()
+        self.agent, self.norm_obs = agent, norm_obs
+        self.register_buffer("mean", torch.tensor(obs_rms.mean, dtype=torch.float32))
+        self.register_buffer("std", torch.tensor(np.sqrt(obs_rms.var + 1e-8), dtype=torch.float32))
+        self.register_buffer("normalized", torch.tensor(obs_rms.normalized))
+        self.register_buffer("start", torch.tensor(start))
+
+    def forward(self, obs, state, episode_start, action_mask):
+        if self.norm_obs:
+            obs = torch.where(self.normalized, ((obs - self.mean) / self.std).clamp(-10.0, 10.0), obs)
+        hiddens, state = self.agent.unroll([self.agent.lstm], obs, state, episode_start)
+        logits = self.agent.actor(hiddens[0]).masked_fill(~action_mask, -1e8)
+        action = torch.stack([part.argmax(-1) for part in logits.split(self.agent.nvec, -1)], -1)
+        return (action.squeeze(-1) if self.agent.discrete else action) + self.start, state
+
+
+def export_onnx(agent: Agent, obs_rms: RunningMeanStd, args: Args, envs) -> None:
+    """Inputs obs (N, obs_dim), h and c (1, N, hidden; h alone for a GRU), episode_start (N,) and
+    action_mask (N, logits); outputs action and h_out, c_out, the state to feed back."""
+    space = envs.single_action_space
+    policy = Policy(copy.deepcopy(agent).cpu(), obs_rms, args.norm_obs, space.start).eval()
+    state = tuple(s[:1] for s in policy.agent.get_initial_state(2))  # the actor's
+    names = ["h", "c"][: len(state)]
+    inputs, outputs = ["obs", *names, "episode_start", "action_mask"], ["action", *(f"{k}_out" for k in names)]
+    example = (torch.zeros(2, agent.lstm.input_size), state, torch.ones(2),
+               torch.ones(2, sum(agent.nvec), dtype=torch.bool))
+    batch = {name: {1 if name[0] in "hc" else 0: "N"} for name in inputs + outputs}  # any number of envs
+    with warnings.catch_warnings():  # the tracer's notes on the one-step branch it records
+        warnings.simplefilter("ignore")
+        torch.onnx.export(policy, example, args.export_onnx, input_names=inputs, output_names=outputs,
+                          dynamic_axes=batch, dynamo=False)
+    print(f"policy exported to {args.export_onnx} (inputs {inputs}, outputs {outputs})")
 
 
 def make_run_dir(args: Args) -> tuple[str, str]:
@@ -938,11 +984,13 @@ def main(args: Args) -> dict:
             for key, value in scalars.items():
                 writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{last_iteration} step {global_step} SPS {sps} return {recent}")
+            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return {recent}")
 
         envs.close()
         train_time = time.time() - start_time
         checkpoint_path = save(last_good, run_dir, args)
+        if args.export_onnx:
+            export_onnx(agent, obs_rms, args, envs)
         where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, device, run_name, obs_rms, masked)
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, SIGTERM, a non-finite value, an error

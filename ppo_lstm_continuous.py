@@ -2,6 +2,7 @@
 # python ppo_lstm_continuous.py --env-id PendulumNoVel-v1
 import copy
 import difflib
+import importlib.util
 import json
 import math
 import os
@@ -10,6 +11,7 @@ import signal
 import sys
 import threading
 import time
+import warnings
 from dataclasses import asdict, dataclass
 from functools import partial
 from typing import Literal
@@ -53,6 +55,8 @@ class Args:
     """episodes of the final evaluation (0 skips it)"""
     eval_sample: bool = False
     """evaluate with actions drawn from the policy (noise as in training) instead of its mean"""
+    export_onnx: str | None = None
+    """write the acting policy to this ONNX file after training (or with --eval-checkpoint alone)"""
 
     # Algorithm specific arguments
     env_id: str = "PendulumNoVel-v1"
@@ -298,6 +302,8 @@ def check_args(args: Args) -> None:
     if args.norm_adv and num_seqs // num_mbs * seq_len == 1:
         fail("a minibatch of one step cannot normalise its advantages: fewer minibatches or --no-norm-adv")
     batch_size = args.num_envs * args.num_steps
+    if args.export_onnx and importlib.util.find_spec("onnx") is None:
+        fail("--export-onnx needs the onnx package (and onnxruntime to run the model): pip install onnx")
     if args.total_timesteps < batch_size and not args.eval_checkpoint:
         fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({batch_size})")
 
@@ -551,6 +557,44 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
                 episode_start = torch.zeros(1, device=device)
             returns.append(episode_return)
     return returns
+
+
+class Policy(nn.Module):
+    """The acting policy alone, one step of N envs, as --export-onnx writes it: the observation
+    normalised with the frozen statistics, the actor's RNN zeroed where an episode starts, the
+    mean action clipped to the bounds, as evaluation sends it to the env."""
+
+    def __init__(self, agent: Agent, obs_rms: RunningMeanStd, norm_obs: bool, space: gym.spaces.Box):
+        super().__init__()
+        self.agent, self.norm_obs = agent, norm_obs
+        self.register_buffer("mean", torch.tensor(obs_rms.mean, dtype=torch.float32))
+        self.register_buffer("std", torch.tensor(np.sqrt(obs_rms.var + 1e-8), dtype=torch.float32))
+        self.register_buffer("normalized", torch.tensor(obs_rms.normalized))
+        self.register_buffer("low", torch.tensor(space.low, dtype=torch.float32))
+        self.register_buffer("high", torch.tensor(space.high, dtype=torch.float32))
+
+    def forward(self, obs, state, episode_start):
+        if self.norm_obs:
+            obs = torch.where(self.normalized, ((obs - self.mean) / self.std).clamp(-10.0, 10.0), obs)
+        hiddens, state = self.agent.unroll([self.agent.lstm], obs, state, episode_start)
+        return torch.max(torch.min(self.agent.actor_mean(hiddens[0]), self.high), self.low), state
+
+
+def export_onnx(agent: Agent, obs_rms: RunningMeanStd, args: Args, envs) -> None:
+    """Inputs obs (N, obs_dim), h and c (1, N, hidden; h alone for a GRU) and episode_start (N,);
+    outputs action and h_out, c_out, the state to feed back."""
+    space = envs.single_action_space
+    policy = Policy(copy.deepcopy(agent).cpu(), obs_rms, args.norm_obs, space).eval()
+    state = tuple(s[:1] for s in policy.agent.get_initial_state(2))  # the actor's
+    names = ["h", "c"][: len(state)]
+    inputs, outputs = ["obs", *names, "episode_start"], ["action", *(f"{k}_out" for k in names)]
+    example = (torch.zeros(2, agent.lstm.input_size), state, torch.ones(2))
+    batch = {name: {1 if name[0] in "hc" else 0: "N"} for name in inputs + outputs}  # any number of envs
+    with warnings.catch_warnings():  # the tracer's notes on the one-step branch it records
+        warnings.simplefilter("ignore")
+        torch.onnx.export(policy, example, args.export_onnx, input_names=inputs, output_names=outputs,
+                          dynamic_axes=batch, dynamo=False)
+    print(f"policy exported to {args.export_onnx} (inputs {inputs}, outputs {outputs})")
 
 
 def make_run_dir(args: Args) -> tuple[str, str]:
@@ -872,11 +916,13 @@ def main(args: Args) -> dict:
             for key, value in scalars.items():
                 writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{last_iteration} step {global_step} SPS {sps} return {recent}")
+            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return {recent}")
 
         envs.close()
         train_time = time.time() - start_time
         checkpoint_path = save(last_good, run_dir, args)
+        if args.export_onnx:
+            export_onnx(agent, obs_rms, args, envs)
         where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, device, run_name, obs_rms)
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, SIGTERM, a non-finite value, an error

@@ -2,6 +2,7 @@
 # python ppo_mlp_cartpole.py --env-id CartPoleNoVel-v1   (a memoryless policy fails there; --frame-stack 4 helps)
 import copy
 import difflib
+import importlib.util
 import json
 import os
 import random
@@ -49,6 +50,8 @@ class Args:
     """path of a checkpoint to evaluate only (no training)"""
     eval_episodes: int = 10
     """episodes of the final evaluation (0 skips it)"""
+    export_onnx: str | None = None
+    """write the acting policy to this ONNX file after training (or with --eval-checkpoint alone)"""
 
     # Algorithm specific arguments
     env_id: str = "CartPole-v1"
@@ -289,6 +292,8 @@ def check_args(args: Args) -> None:
     if args.norm_adv and args.num_envs * args.num_steps // num_mbs == 1:
         fail("a minibatch of one step cannot normalise its advantages: fewer minibatches or --no-norm-adv")
     batch_size = args.num_envs * args.num_steps
+    if args.export_onnx and importlib.util.find_spec("onnx") is None:
+        fail("--export-onnx needs the onnx package (and onnxruntime to run the model): pip install onnx")
     if args.total_timesteps < batch_size and not args.eval_checkpoint:
         fail(f"--total-timesteps {args.total_timesteps} is less than one rollout ({batch_size})")
 
@@ -464,6 +469,37 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
                 ended = terminated or truncated
             returns.append(episode_return)
     return returns
+
+
+class Policy(nn.Module):
+    """The acting policy alone, as --export-onnx writes it: the observation normalised with the
+    frozen statistics, the most likely action with the space's start added, as evaluation sends it."""
+
+    def __init__(self, agent: Agent, obs_rms: RunningMeanStd, norm_obs: bool, start):
+        super().__init__()
+        self.agent, self.norm_obs = agent, norm_obs
+        self.register_buffer("mean", torch.tensor(obs_rms.mean, dtype=torch.float32))
+        self.register_buffer("std", torch.tensor(np.sqrt(obs_rms.var + 1e-8), dtype=torch.float32))
+        self.register_buffer("normalized", torch.tensor(obs_rms.normalized))
+        self.register_buffer("start", torch.tensor(start))
+
+    def forward(self, obs):
+        if self.norm_obs:
+            obs = torch.where(self.normalized, ((obs - self.mean) / self.std).clamp(-10.0, 10.0), obs)
+        logits = self.agent.actor(obs)
+        action = torch.stack([part.argmax(-1) for part in logits.split(self.agent.nvec, -1)], -1)
+        return (action.squeeze(-1) if self.agent.discrete else action) + self.start
+
+
+def export_onnx(agent: Agent, obs_rms: RunningMeanStd, args: Args, envs) -> None:
+    """Input obs (N, obs_dim), the frame stack's, if any, flattened; output action."""
+    space = envs.single_action_space
+    policy = Policy(copy.deepcopy(agent).cpu(), obs_rms, args.norm_obs, space.start).eval()
+    example = torch.zeros(2, envs.single_observation_space.shape[0])
+    batch = {"obs": {0: "N"}, "action": {0: "N"}}  # any number of envs
+    torch.onnx.export(policy, (example,), args.export_onnx, input_names=["obs"], output_names=["action"],
+                      dynamic_axes=batch, dynamo=False)
+    print(f"policy exported to {args.export_onnx} (input obs, output action)")
 
 
 def make_run_dir(args: Args) -> tuple[str, str]:
@@ -741,11 +777,13 @@ def main(args: Args) -> dict:
             for key, value in scalars.items():
                 writer.add_scalar(key, value, global_step)
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
-            print(f"update {iteration}/{last_iteration} step {global_step} SPS {sps} return {recent}")
+            print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return {recent}")
 
         envs.close()
         train_time = time.time() - start_time
         checkpoint_path = save(last_good, run_dir, args)
+        if args.export_onnx:
+            export_onnx(agent, obs_rms, args, envs)
         where = "in the evaluation after global step"
         eval_returns = evaluate(agent, args, device, run_name, obs_rms)
     except (KeyboardInterrupt, Exception) as stop:  # Ctrl-C, SIGTERM, a non-finite value, an error

@@ -4,7 +4,7 @@
 import gymnasium as gym
 import pytest
 import torch
-from conftest import LSTM_SCRIPTS, load
+from conftest import LSTM_SCRIPTS, load, rollout_steps, run
 
 T, N = 12, 3
 # episode starts (time-major, (T, N)): env 0 starts one at t=0 and t=5, env 1 at t=7 and t=8 (a one-step
@@ -148,3 +148,19 @@ def test_gru_means_every_recurrent_layer_is_a_gru(name):
     agent = make_agent(name, rnn_type="gru", shared_lstm=False)
     assert isinstance(agent.lstm, torch.nn.GRU) and isinstance(agent.critic_lstm, torch.nn.GRU)
     assert not any(isinstance(m, torch.nn.LSTM) for m in agent.modules())
+
+
+@pytest.mark.parametrize("name", LSTM_SCRIPTS)
+def test_a_gru_checkpoint_resumes_and_evaluates_as_a_gru(name, capsys):
+    """The checkpoint records --rnn-type: evaluated or resumed without the flag, it stays a GRU."""
+    trained = run(name, rnn_type="gru", save_model=True, eval_episodes=2)
+    saved = torch.load(trained["checkpoint"], weights_only=False)
+    assert saved["args"]["rnn_type"] == "gru" and saved["model"]["lstm.weight_hh_l0"].shape[0] == 3 * 64  # 3 gates
+    capsys.readouterr()
+    evaluated = run(name, eval_checkpoint=trained["checkpoint"], eval_episodes=2)
+    assert "rnn_type = gru, as the checkpoint was trained" in capsys.readouterr().out
+    assert evaluated["eval_returns"] == trained["eval_returns"]
+    total = trained["global_step"] + rollout_steps(name)
+    resumed = run(name, resume=trained["checkpoint"], total_timesteps=total, save_model=True)
+    assert resumed["global_step"] == total
+    assert torch.load(resumed["checkpoint"], weights_only=False)["args"]["rnn_type"] == "gru"
