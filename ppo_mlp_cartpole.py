@@ -50,6 +50,8 @@ class Args:
     """path of a checkpoint to evaluate only (no training)"""
     eval_episodes: int = 10
     """episodes of the final evaluation (0 skips it)"""
+    eval_max_steps: int = 10_000
+    """evaluation episodes end at this many steps where the env declares no time limit"""
     export_onnx: str | None = None
     """write the acting policy to this ONNX file after training (or with --eval-checkpoint alone)"""
 
@@ -275,7 +277,7 @@ def check_env(args: Args) -> np.ndarray:
 def check_args(args: Args) -> None:
     """Inconsistent arguments get one line before anything is built."""
     sizes = ["total_timesteps", "num_envs", "num_steps", "num_minibatches", "update_epochs"]
-    for name in sizes + ["frame_stack", "learning_rate"]:
+    for name in sizes + ["eval_max_steps", "frame_stack", "learning_rate"]:
         if not getattr(args, name) > 0:
             fail(f"--{name.replace('_', '-')} must be positive, got {getattr(args, name)}")
     for name in ["gamma", "gae_lambda"]:
@@ -451,9 +453,13 @@ def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update
 def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
     """Full episodes on a fresh env, deterministic actions, the observation statistics frozen."""
     env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None)()
+    if env.spec is None or env.spec.max_episode_steps is None:  # an endless env must not hang the run
+        env = gym.wrappers.TimeLimit(env, args.eval_max_steps)
+        print(f"{SCRIPT}: env '{args.env_id}' declares no time limit: evaluation episodes end at "
+              f"{args.eval_max_steps} steps (--eval-max-steps)")
     if args.capture_video:
         env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", lambda e: True, disable_logger=True)
-    returns = []  # (none with --eval-episodes 0)
+    returns, start = [], time.time()  # (no returns with --eval-episodes 0)
     with env:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
         for episode in range(args.eval_episodes):
             # seeded once: a fixed set of episodes
@@ -468,6 +474,8 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
                 episode_return += float(reward)
                 ended = terminated or truncated
             returns.append(episode_return)
+            if time.time() - start > 10:  # a long evaluation says how far it is
+                print(f"evaluation episode {episode + 1}/{args.eval_episodes}: return {episode_return:.1f}")
     return returns
 
 

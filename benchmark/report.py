@@ -219,7 +219,35 @@ def learning_tests() -> str:
     return "\n".join(lines)
 
 
-BLOCKS = {f.__name__: f for f in (headline, popgym_line, popgym_table, minigrid, speed, atari, learning_tests)}
+def gru() -> str:
+    """--rnn-type gru beside the LSTM, the same seeds and invocation, machine by machine."""
+    lines = ["| script | env (threshold) | cell | runs | median steps to threshold (reached) | eval mean | steps/s | "
+             "p (steps) | machine | commit |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
+    all_rows = rows("gru")
+    for contender, env_id in dict.fromkeys((r["contender"], r["env_id"]) for r in all_rows):
+        for name in sorted({r["machine"] for r in all_rows if r["env_id"] == env_id}):
+            here = [r for r in of(all_rows, contender, env_id) if r["machine"] == name]
+            cells = {"LSTM": [r for r in here if not r["flags"]], "GRU": [r for r in here if r["flags"]]}
+            p_steps = p_values(cells["GRU"], cells["LSTM"], THRESHOLDS[env_id])[0]
+            for cell, runs in cells.items():
+                sps = statistics.mean(r["sps"] for r in runs)
+                lines.append(f"| `{contender}` | {env_id} ({THRESHOLDS[env_id]:g}) | {cell} | {len(runs)} | "
+                             f"{median_steps(runs)} | {eval_text(runs)} | {sps:,.0f} | {p_steps if cell == 'GRU' else ''} | "
+                             f"{name} | {runs[0]['commit']} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+def onnx_speed() -> str:
+    lines = ["| script | batch | PyTorch policy, steps/s | onnxruntime, steps/s | ratio | machine | commit |",
+             "|---|---|---|---|---|---|---|"]  # fmt: skip
+    for r in rows("onnx_speed"):
+        lines.append(f"| `{r['contender']}` | {r['batch']} | {r['torch_sps']:,} | {r['onnx_sps']:,} | "
+                     f"{r['onnx_sps'] / r['torch_sps']:.2f}x | {r['machine']} | {r['commit']} |")  # fmt: skip
+    return "\n".join(lines)
+
+
+BLOCKS = {f.__name__: f for f in (headline, popgym_line, popgym_table, minigrid, speed, atari, learning_tests, gru,
+                                  onnx_speed)}  # fmt: skip
 BLOCKS |= {f"by_machine_{suite}": (lambda s=suite: by_machine(s)) for suite, _, _ in HEADLINE}
 
 

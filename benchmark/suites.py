@@ -96,6 +96,14 @@ SUITES = {
         seeds=(1, 2),
         about="training steps per second at matched settings; run with --workers 1 on an otherwise idle machine",
     ),  # fmt: skip
+    "gru": Suite(
+        (
+            *[Entry("ppo_lstm.py", "CartPoleNoVel-v1", 100_000, flags) for flags in ("", "--rnn-type gru")],
+            *[Entry("ppo_lstm.py", "CueRecall-v0", 50_000, flags, 50) for flags in ("", "--rnn-type gru")],
+            *[Entry("ppo_lstm_continuous.py", "PendulumNoVel-v1", 150_000, flags) for flags in ("", "--rnn-type gru")],
+        ),
+        about="--rnn-type gru beside the LSTM, on the LSTM's defaults",
+    ),
     "learning_tests": Suite(
         (
             Entry("ppo_lstm.py", "CueRecall-v0", 50_000, eval_episodes=50),

@@ -172,6 +172,8 @@ class FiveStepsOfOne(gym.Env):
 
 gym.register("FiveStepsOfOne-v0", entry_point=FiveStepsOfOne)
 gym.register("FiveStepsOfOneContinuous-v0", entry_point=FiveStepsOfOne, kwargs={"continuous": True})
+gym.register("Endless-v0", entry_point=FiveStepsOfOne, kwargs={"cut": True})  # no time limit: it never ends
+gym.register("EndlessContinuous-v0", entry_point=FiveStepsOfOne, kwargs={"continuous": True, "cut": True})
 gym.register("FiveStepsOfOneCut-v0", entry_point=FiveStepsOfOne, kwargs={"cut": True}, max_episode_steps=5)
 gym.register("FiveStepsOfOneCutContinuous-v0", entry_point=FiveStepsOfOne, kwargs={"continuous": True, "cut": True},
              max_episode_steps=5)  # fmt: skip

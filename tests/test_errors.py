@@ -1,11 +1,13 @@
 """CONTRACT section 7: bad input gets one clear line on stderr and exit code 2, before any training."""
 
 import ast
+import itertools
 import os
 import signal
 import subprocess
 import sys
 import time
+import types
 from functools import partial
 
 import gymnasium as gym
@@ -596,3 +598,22 @@ def test_ctrl_c_finishes_the_wandb_run():
     (run_dir,) = [d for d in os.listdir("wandb") if d.startswith("offline-run-")]
     with open(os.path.join("wandb", run_dir, "logs", "debug.log")) as f:
         assert "finishing run" in f.read()  # left unfinished, the run's log ends at its last scalar
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_the_evaluation_of_an_endless_env_ends_at_eval_max_steps_and_says_so(name, capsys):
+    """An env with no time limit whose episodes never end (the policy's fault or the env's) ends each evaluation
+    episode at --eval-max-steps instead of running forever."""
+    summary = run(name, env_id=env_of(name, "Endless"), eval_episodes=2, eval_max_steps=50)
+    assert summary["eval_returns"] == [50.0, 50.0]  # one a step
+    assert "declares no time limit: evaluation episodes end at 50 steps (--eval-max-steps)" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_a_long_evaluation_says_how_far_it_is(name, capsys, monkeypatch):
+    """Past 10 s of evaluation, a line per episode; a clock that runs 20 s a call makes every episode long."""
+    module, clock = load(name), itertools.count(1_000_000, 20)
+    monkeypatch.setattr(module, "time", types.SimpleNamespace(time=lambda: next(clock)))  # the script's clock alone
+    run(name, env_id=env_of(name, "FiveStepsOfOne"), eval_episodes=3)
+    out = capsys.readouterr().out
+    assert all(f"evaluation episode {k}/3: return 5.0" in out for k in (1, 2, 3))
