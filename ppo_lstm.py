@@ -594,14 +594,17 @@ def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update
 def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms, masked: bool) -> list:
     """Full episodes on a fresh env, the state carried within an episode and reset between them;
     the most likely action (or one drawn); the training's observation statistics, frozen."""
+    if not args.eval_episodes:  # --eval-episodes 0: no env is made
+        return []
     env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
-    if env.spec is None or env.spec.max_episode_steps is None:  # an endless env must not hang the run
+    if env.spec is None or env.spec.max_episode_steps is None:  # an endless env must not hang
         env = gym.wrappers.TimeLimit(env, args.eval_max_steps)
         print(f"{SCRIPT}: env '{args.env_id}' declares no time limit: evaluation episodes end at "
               f"{args.eval_max_steps} steps (--eval-max-steps)")
     if args.capture_video:
-        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", lambda e: True, disable_logger=True)
-    returns, start = [], time.time()  # (no returns with --eval-episodes 0)
+        every_episode = lambda episode: True  # noqa: E731
+        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", every_episode, disable_logger=True)
+    returns, start = [], time.time()
     with env:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
         for episode in range(args.eval_episodes):
             # seeded once: a fixed set of episodes
@@ -623,7 +626,8 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms, masked: b
                 episode_start = torch.zeros(1, device=device)
             returns.append(episode_return)
             if time.time() - start > 10:  # a long evaluation says how far it is
-                print(f"evaluation episode {episode + 1}/{args.eval_episodes}: return {episode_return:.1f}")
+                done = f"{episode + 1}/{args.eval_episodes}"
+                print(f"evaluation episode {done}: return {episode_return:.1f}")
     return returns
 
 
@@ -642,7 +646,8 @@ class Policy(nn.Module):
 
     def forward(self, obs, state, episode_start, action_mask):
         if self.norm_obs:
-            obs = torch.where(self.normalized, ((obs - self.mean) / self.std).clamp(-10.0, 10.0), obs)
+            scaled = ((obs - self.mean) / self.std).clamp(-10.0, 10.0)
+            obs = torch.where(self.normalized, scaled, obs)
         hiddens, state = self.agent.unroll([self.agent.lstm], obs, state, episode_start)
         logits = self.agent.actor(hiddens[0]).masked_fill(~action_mask, -1e8)
         action = torch.stack([part.argmax(-1) for part in logits.split(self.agent.nvec, -1)], -1)
@@ -659,11 +664,11 @@ def export_onnx(agent: Agent, obs_rms: RunningMeanStd, args: Args, envs) -> None
     inputs, outputs = ["obs", *names, "episode_start", "action_mask"], ["action", *(f"{k}_out" for k in names)]
     example = (torch.zeros(2, agent.lstm.input_size), state, torch.ones(2),
                torch.ones(2, sum(agent.nvec), dtype=torch.bool))
-    batch = {name: {1 if name[0] in "hc" else 0: "N"} for name in inputs + outputs}  # any number of envs
+    batch = {name: {1 if name[0] in "hc" else 0: "N"} for name in inputs + outputs}  # any N envs
     with warnings.catch_warnings():  # the tracer's notes on the one-step branch it records
         warnings.simplefilter("ignore")
-        torch.onnx.export(policy, example, args.export_onnx, input_names=inputs, output_names=outputs,
-                          dynamic_axes=batch, dynamo=False)
+        torch.onnx.export(policy, example, args.export_onnx, dynamo=False, dynamic_axes=batch,
+                          input_names=inputs, output_names=outputs)
     print(f"policy exported to {args.export_onnx} (inputs {inputs}, outputs {outputs})")
 
 

@@ -141,7 +141,7 @@ class NonFinite(Exception):
 NOVEL_ENVS = {  # id -> (base id, its kwargs, observation mask: 0 where an entry is a velocity)
     "PendulumNoVel-v1": ("Pendulum-v1", {}, [1, 1, 0]),
     "MountainCarContinuousNoVel-v0": ("MountainCarContinuous-v0", {}, [1, 0]),
-    "LunarLanderContinuousNoVel-v3": ("LunarLander-v3", {"continuous": True}, [1, 1, 0, 0, 1, 0, 1, 1]),
+    "LunarLanderContinuousNoVel-v3": ("LunarLander-v3", dict(continuous=True), [1, 1, 0, 0, 1, 0, 1, 1]),
 }
 
 
@@ -260,18 +260,21 @@ def check_env(args: Args) -> np.ndarray:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; "
              "ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Box) or len(act_space.shape) != 1:
-        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete ones")
+        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; ppo_lstm.py takes Discrete ones")
     # notices come after every check, so that an env this script cannot take gets one line alone
     parts = obs_space.items() if isinstance(obs_space, gym.spaces.Dict) else []
     text = [key for key, part in parts if is_text(part)]
     if text:
         print(f"{SCRIPT}: the observation's text parts {text} are left out")
     cut, fraction = cut_length(env, args.train_time_limit), args.train_time_limit
-    if cut is None and fraction < 1 and not args.eval_checkpoint:  # an evaluation alone trains nothing
-        print(f"{SCRIPT}: env '{env_id}' declares no time limit; --train-time-limit leaves its episodes whole")
-    elif fraction < 1 and not args.eval_checkpoint:
-        print(f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} steps, "
-              f"bootstrapped (--train-time-limit {fraction}; 1 plays them whole); evaluation plays them whole")
+    trains = fraction < 1 and not args.eval_checkpoint  # an evaluation alone trains nothing
+    if trains and cut is None:
+        print(f"{SCRIPT}: env '{env_id}' declares no time limit; "
+              "--train-time-limit leaves its episodes whole")
+    elif trains:
+        print(f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} "
+              f"steps, bootstrapped (--train-time-limit {fraction}; 1 plays them whole); "
+              "evaluation plays them whole")
     return np.ones(obs_space.shape[0], dtype=bool) if entries is None else entries
 
 
@@ -457,7 +460,7 @@ class Agent(nn.Module):
         std = self.actor_logstd.expand_as(action_mean).exp()
         if action is None and deterministic:
             action = action_mean
-        elif action is None and noise is not None:  # unclipped: the env clips, logprob of the sample
+        elif action is None and noise is not None:  # unclipped: the env clips, the buffer keeps it
             action = action_mean + std * noise
         action, logprob, entropy = gaussian(action_mean, std, action)
         return action, logprob, entropy, self.critic(hiddens[-1]), new_state
@@ -533,14 +536,17 @@ def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update
 def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
     """Full episodes on a fresh env, the state carried within an episode and reset between them;
     the mean action (or a sample, noise as in training); the training's statistics, frozen."""
+    if not args.eval_episodes:  # --eval-episodes 0: no env is made
+        return []
     env = make_env(args.env_id, "rgb_array" if args.capture_video else None)()
-    if env.spec is None or env.spec.max_episode_steps is None:  # an endless env must not hang the run
+    if env.spec is None or env.spec.max_episode_steps is None:  # an endless env must not hang
         env = gym.wrappers.TimeLimit(env, args.eval_max_steps)
         print(f"{SCRIPT}: env '{args.env_id}' declares no time limit: evaluation episodes end at "
               f"{args.eval_max_steps} steps (--eval-max-steps)")
     if args.capture_video:
-        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", lambda e: True, disable_logger=True)
-    returns, start = [], time.time()  # (no returns with --eval-episodes 0)
+        every_episode = lambda episode: True  # noqa: E731
+        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", every_episode, disable_logger=True)
+    returns, start = [], time.time()
     with env:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
         for episode in range(args.eval_episodes):
             # seeded once: a fixed set of episodes
@@ -557,13 +563,15 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
                         obs_t, state, episode_start, deterministic=not args.eval_sample, noise=noise
                     )
                 low, high = env.action_space.low, env.action_space.high
-                obs, reward, terminated, truncated, _ = env.step(np.clip(action[0].cpu().numpy(), low, high))
+                env_action = np.clip(action[0].cpu().numpy(), low, high)
+                obs, reward, terminated, truncated, _ = env.step(env_action)
                 episode_return += float(reward)
                 ended = terminated or truncated
                 episode_start = torch.zeros(1, device=device)
             returns.append(episode_return)
             if time.time() - start > 10:  # a long evaluation says how far it is
-                print(f"evaluation episode {episode + 1}/{args.eval_episodes}: return {episode_return:.1f}")
+                done = f"{episode + 1}/{args.eval_episodes}"
+                print(f"evaluation episode {done}: return {episode_return:.1f}")
     return returns
 
 
@@ -583,7 +591,8 @@ class Policy(nn.Module):
 
     def forward(self, obs, state, episode_start):
         if self.norm_obs:
-            obs = torch.where(self.normalized, ((obs - self.mean) / self.std).clamp(-10.0, 10.0), obs)
+            scaled = ((obs - self.mean) / self.std).clamp(-10.0, 10.0)
+            obs = torch.where(self.normalized, scaled, obs)
         hiddens, state = self.agent.unroll([self.agent.lstm], obs, state, episode_start)
         return torch.max(torch.min(self.agent.actor_mean(hiddens[0]), self.high), self.low), state
 
@@ -597,11 +606,11 @@ def export_onnx(agent: Agent, obs_rms: RunningMeanStd, args: Args, envs) -> None
     names = ["h", "c"][: len(state)]
     inputs, outputs = ["obs", *names, "episode_start"], ["action", *(f"{k}_out" for k in names)]
     example = (torch.zeros(2, agent.lstm.input_size), state, torch.ones(2))
-    batch = {name: {1 if name[0] in "hc" else 0: "N"} for name in inputs + outputs}  # any number of envs
+    batch = {name: {1 if name[0] in "hc" else 0: "N"} for name in inputs + outputs}  # any N envs
     with warnings.catch_warnings():  # the tracer's notes on the one-step branch it records
         warnings.simplefilter("ignore")
-        torch.onnx.export(policy, example, args.export_onnx, input_names=inputs, output_names=outputs,
-                          dynamic_axes=batch, dynamo=False)
+        torch.onnx.export(policy, example, args.export_onnx, dynamo=False, dynamic_axes=batch,
+                          input_names=inputs, output_names=outputs)
     print(f"policy exported to {args.export_onnx} (inputs {inputs}, outputs {outputs})")
 
 
@@ -757,7 +766,7 @@ def main(args: Args) -> dict:
     batch_size = args.num_envs * args.num_steps
     # whole rollouts up to total_timesteps by global step: a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
-    rising_gamma = args.final_gamma is not None and args.final_gamma > args.gamma  # never lowered
+    rising = args.final_gamma is not None and args.final_gamma > args.gamma  # the discount never falls
     run_name, run_dir = make_run_dir(args)
     device = seed_and_device(args)
 
@@ -805,7 +814,7 @@ def main(args: Args) -> dict:
             if args.anneal_lr:
                 optimizer.param_groups[0]["lr"] = frac * args.learning_rate
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
-            gamma = args.final_gamma - frac * (args.final_gamma - args.gamma) if rising_gamma else args.gamma
+            gamma = args.final_gamma - frac * (args.final_gamma - args.gamma) if rising else args.gamma
 
             final_values.zero_()  # only the steps cut by a time limit get one below
             for step in range(args.num_steps):
@@ -829,7 +838,7 @@ def main(args: Args) -> dict:
                 next_obs_np, reward, terminated, truncated, infos = envs.step(
                     np.clip(action.cpu().numpy(), space.low, space.high)
                 )
-                episode_return += reward  # the env's own return is logged, before a floor or scaling
+                episode_return += reward  # the env's own return is logged, before floor and scaling
                 if args.reward_floor is not None:
                     reward = np.maximum(reward, args.reward_floor)
                 ended = terminated | truncated

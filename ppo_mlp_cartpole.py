@@ -452,14 +452,17 @@ def prepare(obs: np.ndarray, obs_rms: RunningMeanStd, args: Args, device, update
 
 def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
     """Full episodes on a fresh env, deterministic actions, the observation statistics frozen."""
+    if not args.eval_episodes:  # --eval-episodes 0: no env is made
+        return []
     env = make_env(args.env_id, args.frame_stack, "rgb_array" if args.capture_video else None)()
-    if env.spec is None or env.spec.max_episode_steps is None:  # an endless env must not hang the run
+    if env.spec is None or env.spec.max_episode_steps is None:  # an endless env must not hang
         env = gym.wrappers.TimeLimit(env, args.eval_max_steps)
         print(f"{SCRIPT}: env '{args.env_id}' declares no time limit: evaluation episodes end at "
               f"{args.eval_max_steps} steps (--eval-max-steps)")
     if args.capture_video:
-        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", lambda e: True, disable_logger=True)
-    returns, start = [], time.time()  # (no returns with --eval-episodes 0)
+        every_episode = lambda episode: True  # noqa: E731
+        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", every_episode, disable_logger=True)
+    returns, start = [], time.time()
     with env:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
         for episode in range(args.eval_episodes):
             # seeded once: a fixed set of episodes
@@ -475,7 +478,8 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms) -> list:
                 ended = terminated or truncated
             returns.append(episode_return)
             if time.time() - start > 10:  # a long evaluation says how far it is
-                print(f"evaluation episode {episode + 1}/{args.eval_episodes}: return {episode_return:.1f}")
+                done = f"{episode + 1}/{args.eval_episodes}"
+                print(f"evaluation episode {done}: return {episode_return:.1f}")
     return returns
 
 
@@ -493,7 +497,8 @@ class Policy(nn.Module):
 
     def forward(self, obs):
         if self.norm_obs:
-            obs = torch.where(self.normalized, ((obs - self.mean) / self.std).clamp(-10.0, 10.0), obs)
+            scaled = ((obs - self.mean) / self.std).clamp(-10.0, 10.0)
+            obs = torch.where(self.normalized, scaled, obs)
         logits = self.agent.actor(obs)
         action = torch.stack([part.argmax(-1) for part in logits.split(self.agent.nvec, -1)], -1)
         return (action.squeeze(-1) if self.agent.discrete else action) + self.start
@@ -505,8 +510,8 @@ def export_onnx(agent: Agent, obs_rms: RunningMeanStd, args: Args, envs) -> None
     policy = Policy(copy.deepcopy(agent).cpu(), obs_rms, args.norm_obs, space.start).eval()
     example = torch.zeros(2, envs.single_observation_space.shape[0])
     batch = {"obs": {0: "N"}, "action": {0: "N"}}  # any number of envs
-    torch.onnx.export(policy, (example,), args.export_onnx, input_names=["obs"], output_names=["action"],
-                      dynamic_axes=batch, dynamo=False)
+    torch.onnx.export(policy, (example,), args.export_onnx, dynamo=False, dynamic_axes=batch,
+                      input_names=["obs"], output_names=["action"])
     print(f"policy exported to {args.export_onnx} (input obs, output action)")
 
 
