@@ -260,7 +260,7 @@ def check_env(args: Args) -> np.ndarray:
         fail(f"{SCRIPT} takes vector observations, not images such as {obs_space}; "
              "ppo_gru_atari.py takes Atari games")
     if not isinstance(act_space, gym.spaces.Box) or len(act_space.shape) != 1:
-        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; ppo_lstm.py takes Discrete ones")
+        fail(f"{SCRIPT} handles 1-D Box actions, not {act_space}; use ppo_lstm.py for Discrete")
     # notices come after every check, so that an env this script cannot take gets one line alone
     parts = obs_space.items() if isinstance(obs_space, gym.spaces.Dict) else []
     text = [key for key, part in parts if is_text(part)]
