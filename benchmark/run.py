@@ -68,7 +68,9 @@ def commit() -> str:
     def git(*argv: str) -> str:
         return subprocess.run(["git", *argv], cwd=ROOT, capture_output=True, text=True).stdout.strip()
 
-    return git("rev-parse", "--short", "HEAD") + ("-dirty" if git("status", "--porcelain", "--untracked-files=no") else "")
+    # the results files the runner itself writes do not make the tree dirty
+    changed = git("status", "--porcelain", "--untracked-files=no", "--", ".", ":(exclude)benchmark/results")
+    return git("rev-parse", "--short", "HEAD") + ("-dirty" if changed else "")
 
 
 def settings(entry: Entry) -> str | None:
