@@ -700,6 +700,7 @@ def write_summary(args: Args, run_dir: str, global_step, trained, train_time, re
         "eval_episodes": len(eval_returns),
         "eval_returns": [float(r) for r in eval_returns],
         "checkpoint": checkpoint_path,
+        "resumed_from": args.resume,  # wall_time_s and sps are then this piece's
         **extra,
     }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
@@ -727,8 +728,12 @@ def restore(checkpoint: dict | None, agent, optimizer) -> tuple[int, int]:
     moments take their parameter's layout (channels-last on CPU), as fused Adam reads them."""
     if checkpoint is None:
         return 0, 0
-    agent.load_state_dict(checkpoint["model"])
-    optimizer.load_state_dict(checkpoint["optimizer"])
+    try:
+        agent.load_state_dict(checkpoint["model"])
+        optimizer.load_state_dict(checkpoint["optimizer"])
+    except (KeyError, RuntimeError, ValueError) as error:  # weights missing, or of other shapes
+        why = "; ".join(line.strip() for line in str(error).splitlines()[:2])
+        fail(f"the checkpoint's weights do not fit the network its args describe: {why}")
     for param in agent.parameters():
         for key, moment in optimizer.state.get(param, {}).items():
             if torch.is_tensor(moment) and moment.shape == param.shape:
@@ -786,13 +791,13 @@ def main(args: Args) -> dict | None:
     try:
         for iteration in range(first_iteration, last_iteration + 1):
             # the schedule follows the global step: a resumed run continues it where it left off
-            frac = 1.0 - global_step / schedule_steps
             if args.anneal_lr:
-                optimizer.param_groups[0]["lr"] = frac * args.learning_rate
+                optimizer.param_groups[0]["lr"] = (1.0 - global_step / schedule_steps) * args.learning_rate
             if device.type == "cpu":
                 torch.set_num_threads(1)
 
             final_values.zero_()  # only the steps cut by a time limit get one below
+            games = []  # (global step, return, length) of each game ending in this rollout
             # each group acts, then steps on envpool's threads while the next is inferred; its step
             # is recorded at the next pass, just before it acts again (pass num_steps only records)
             for step in range(args.num_steps + 1):
@@ -826,9 +831,7 @@ def main(args: Args) -> dict | None:
                         game_length[ids] += 1
                         for i in ids[ended]:
                             recent_returns = (recent_returns + [game_return[i]])[-20:]
-                            if rank == 0:
-                                writer.add_scalar("charts/episodic_return", game_return[i], global_step)
-                                writer.add_scalar("charts/episodic_length", game_length[i], global_step)
+                            games.append((global_step, game_return[i], game_length[i]))
                             game_return[i], game_length[i] = 0.0, 0
                     if step < args.num_steps:
                         ids, rows = group_ids, group_rows[group]
@@ -843,7 +846,6 @@ def main(args: Args) -> dict | None:
                         actions[step, rows] = action
                         logprobs[step, rows] = logprob
                         envs.send(action.cpu().numpy(), ids)
-
             if device.type == "cpu":
                 torch.set_num_threads(update_threads)
             with torch.no_grad():
@@ -898,6 +900,9 @@ def main(args: Args) -> dict | None:
             last_good = training_state(agent, optimizer, args, global_step, iteration)
             if rank > 0:
                 continue
+            for at, score, length in games:  # logged with the update they lead to, once kept
+                writer.add_scalar("charts/episodic_return", score, at)
+                writer.add_scalar("charts/episodic_length", length, at)
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
             sps = int((global_step - start_step) / (time.time() - start_time))
@@ -938,4 +943,9 @@ def main(args: Args) -> dict | None:
                          eval_returns, checkpoint_path, run)
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    signal.signal(signal.SIGTERM, stop_as_ctrl_c)  # from the first moment, SIGTERM is Ctrl-C
+    try:
+        main(tyro.cli(Args))
+    except KeyboardInterrupt:  # while the run starts (main answers it once training has begun)
+        print(f"{SCRIPT}: interrupted before training began: nothing to keep", file=sys.stderr)
+        raise SystemExit(130) from None

@@ -712,8 +712,12 @@ def restore(checkpoint: dict | None, agent, optimizer, obs_rms, return_rms) -> t
     """Loads a checkpoint's weights, optimizer and statistics; returns its step and update."""
     if checkpoint is None:
         return 0, 0
-    agent.load_state_dict(checkpoint["model"])
-    optimizer.load_state_dict(checkpoint["optimizer"])
+    try:
+        agent.load_state_dict(checkpoint["model"])
+        optimizer.load_state_dict(checkpoint["optimizer"])
+    except (KeyError, RuntimeError, ValueError) as error:  # weights missing, or of other shapes
+        why = "; ".join(line.strip() for line in str(error).splitlines()[:2])
+        fail(f"the checkpoint's weights do not fit the network its args describe: {why}")
     obs_rms.__dict__.update(checkpoint["obs_rms"])
     return_rms.__dict__.update(checkpoint["return_rms"])
     return checkpoint["global_step"], checkpoint["iteration"]
@@ -731,10 +735,12 @@ def stop_as_ctrl_c(signum, frame):
     raise KeyboardInterrupt
 
 
-def on_sigterm(handler) -> None:
-    """Python sets handlers in the main thread only: a run in another thread leaves SIGTERM be."""
+def on_sigterm(handler):
+    """Sets SIGTERM's handler and returns the one before; Python sets handlers in the main thread
+    only, so a run in another thread leaves SIGTERM as it is."""
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, handler)
+        return signal.signal(signal.SIGTERM, handler)
+    return signal.getsignal(signal.SIGTERM)
 
 
 def close_run(writer: SummaryWriter, envs, args: Args, sigterm_handler, exit_code: int) -> None:
@@ -806,6 +812,7 @@ def write_summary(args: Args, run_dir: str, global_step, trained, train_time, re
         "eval_returns": [float(r) for r in eval_returns],
         "eval_mode": "sample" if args.eval_sample else "mean",
         "checkpoint": checkpoint_path,
+        "resumed_from": args.resume,  # wall_time_s and sps are then this piece's
         "action_masks": masked,
     }
     with open(os.path.join(run_dir, "summary.json"), "w") as f:
@@ -845,7 +852,6 @@ def main(args: Args) -> dict:
     num_updates = 0 if args.eval_checkpoint else (args.total_timesteps - global_step) // batch_size
     first_iteration, last_iteration = iteration + 1, iteration + num_updates
     writer = start_logging(args, run_name, run_dir)
-    previous_handler = signal.getsignal(signal.SIGTERM)
 
     # Rollout storage, (T, N, ...): episode_starts[t] is 1 where obs[t] is an episode's first
     steps_envs = (args.num_steps, args.num_envs)
@@ -866,7 +872,7 @@ def main(args: Args) -> dict:
     episode_return, episode_length = np.zeros(args.num_envs), np.zeros(args.num_envs, dtype=int)
     discounted_return = np.zeros(args.num_envs)  # reward scaling divides by its deviation
     recent_returns, start_time, start_step = [], time.time(), global_step
-    on_sigterm(stop_as_ctrl_c)  # SIGTERM (`timeout`, schedulers) stops a run as Ctrl-C does
+    previous_handler = on_sigterm(stop_as_ctrl_c)  # SIGTERM (`timeout`, a scheduler) is Ctrl-C
     where = "at global step"
     try:
         update_stats = not args.eval_checkpoint and global_step < stats_until  # else as saved
@@ -879,6 +885,7 @@ def main(args: Args) -> dict:
             clip_coef = frac * args.clip_coef if args.anneal_clip else args.clip_coef
 
             final_values.zero_()  # only the steps cut by a time limit get one below
+            episodes = []  # (global step, return, length) of each episode ending in this rollout
             for step in range(args.num_steps):
                 global_step += args.num_envs
                 if step % seq_len == 0:  # a sequence starts: keep the state it starts from
@@ -927,8 +934,7 @@ def main(args: Args) -> dict:
                 episode_length += 1
                 for i in np.flatnonzero(ended):
                     recent_returns = (recent_returns + [episode_return[i]])[-20:]
-                    writer.add_scalar("charts/episodic_return", episode_return[i], global_step)
-                    writer.add_scalar("charts/episodic_length", episode_length[i], global_step)
+                    episodes.append((global_step, episode_return[i], episode_length[i]))
                     episode_return[i], episode_length[i] = 0.0, 0
 
             with torch.inference_mode():
@@ -965,14 +971,12 @@ def main(args: Args) -> dict:
                         clipfracs += [((ratio - 1.0).abs() > clip_coef).float().mean().item()]
                         if first_ratio_error is None:  # the replay reproduces the rollout: ratio 1
                             first_ratio_error = (ratio - 1.0).abs().max().item()
-
                     loss, pg_loss, v_loss, entropy_loss = ppo_loss(
                         ratio, take(b_advantages, mb), newvalue.view(-1), take(b_values, mb),
                         take(b_returns, mb), entropy, clip_coef, args,
                     )
                     if not torch.isfinite(loss):
                         raise NonFinite("loss")
-
                     optimizer.zero_grad()
                     loss.backward()
                     nn.utils.clip_grad_norm_(agent.parameters(), args.max_grad_norm)
@@ -983,6 +987,9 @@ def main(args: Args) -> dict:
             if not torch.stack([p.isfinite().all() for p in agent.parameters()]).all():
                 raise NonFinite("weights")
             last_good = training_state(agent, optimizer, obs_rms, return_rms, args, global_step, iteration)
+            for at, episodic_return, length in episodes:  # logged with the update they lead to, once kept
+                writer.add_scalar("charts/episodic_return", episodic_return, at)
+                writer.add_scalar("charts/episodic_length", length, at)
 
             y_pred, y_true = b_values.flatten().cpu().numpy(), b_returns.flatten().cpu().numpy()
             var_y = np.var(y_true)
@@ -1020,4 +1027,9 @@ def main(args: Args) -> dict:
 
 
 if __name__ == "__main__":
-    main(tyro.cli(Args))
+    signal.signal(signal.SIGTERM, stop_as_ctrl_c)  # from the first moment, SIGTERM is Ctrl-C
+    try:
+        main(tyro.cli(Args))
+    except KeyboardInterrupt:  # while the run starts (main answers it once training has begun)
+        print(f"{SCRIPT}: interrupted before training began: nothing to keep", file=sys.stderr)
+        raise SystemExit(130) from None

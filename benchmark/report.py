@@ -220,17 +220,20 @@ def learning_tests() -> str:
 
 
 def gru() -> str:
-    """--rnn-type gru beside the LSTM, the same seeds and invocation, machine by machine."""
+    """--rnn-type gru beside the LSTM, the same seeds and invocation, machine by machine; the steps per second from
+    the gru_speed suite (alternating, one run at a time)."""
     lines = ["| script | env (threshold) | cell | runs | median steps to threshold (reached) | eval mean | steps/s | "
              "p (steps) | machine | commit |", "|---|---|---|---|---|---|---|---|---|---|"]  # fmt: skip
-    all_rows = rows("gru")
+    all_rows, speed_rows = rows("gru"), rows("gru_speed")
     for contender, env_id in dict.fromkeys((r["contender"], r["env_id"]) for r in all_rows):
         for name in sorted({r["machine"] for r in all_rows if r["env_id"] == env_id}):
             here = [r for r in of(all_rows, contender, env_id) if r["machine"] == name]
             cells = {"LSTM": [r for r in here if not r["flags"]], "GRU": [r for r in here if r["flags"]]}
             p_steps = p_values(cells["GRU"], cells["LSTM"], THRESHOLDS[env_id])[0]
             for cell, runs in cells.items():
-                sps = statistics.mean(r["sps"] for r in runs)
+                timed = [r["sps"] for r in of(speed_rows, contender, env_id) if r["machine"] == name
+                         and bool(r["flags"]) == (cell == "GRU")]  # fmt: skip
+                sps = statistics.mean(timed) if timed else float("nan")
                 lines.append(f"| `{contender}` | {env_id} ({THRESHOLDS[env_id]:g}) | {cell} | {len(runs)} | "
                              f"{median_steps(runs)} | {eval_text(runs)} | {sps:,.0f} | {p_steps if cell == 'GRU' else ''} | "
                              f"{name} | {runs[0]['commit']} |")  # fmt: skip

@@ -104,6 +104,15 @@ SUITES = {
         ),
         about="--rnn-type gru beside the LSTM, on the LSTM's defaults",
     ),
+    "gru_speed": Suite(
+        tuple(
+            Entry(script, env_id, 20_480, flags, eval_episodes=0)
+            for script, env_id in (("ppo_lstm.py", "CartPoleNoVel-v1"), ("ppo_lstm_continuous.py", "PendulumNoVel-v1"))
+            for flags in ("", "--rnn-type gru")
+        ),
+        seeds=(1, 2),
+        about="training steps per second of the LSTM and the GRU; run with --workers 1 on an otherwise idle machine",
+    ),
     "learning_tests": Suite(
         (
             Entry("ppo_lstm.py", "CueRecall-v0", 50_000, eval_episodes=50),

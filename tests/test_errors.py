@@ -24,7 +24,10 @@ from conftest import (
     in_another_thread,
     load,
     one_line_error,
+    rollout_steps,
     run,
+    run_dirs,
+    scalars,
     stats_to_the_end,
     stopped_in_the_evaluation,
     tracked,
@@ -583,12 +586,17 @@ def test_ctrl_c_mid_update_keeps_the_last_completed_one(capsys, name, during, mo
 
         monkeypatch.setattr(module.optim, "Adam", InterruptedAdam)
     with pytest.raises(SystemExit) as exit_info:
-        run(name, save_model=True, total_timesteps=512, num_minibatches=1)
+        run(name, save_model=True, total_timesteps=512, num_minibatches=1, env_id=env_of(name, "FiveStepsOfOne"))
     assert exit_info.value.code == 130
     err = capsys.readouterr().err
     saved = torch.load(err.strip().split(": ")[-1], weights_only=False)
     assert saved["global_step"] == 128 and saved["iteration"] == 2
     assert "checkpoint at global step 128" in err
+    # the logs stop where the checkpoint does: the episodes of the rollout whose update was lost are not logged,
+    # so a resumed run logs them afresh, once
+    (run_dir,) = run_dirs()
+    logged = [step for step, _ in scalars(run_dir, "charts/episodic_return")]
+    assert logged and max(logged) <= 128
 
 
 def test_ctrl_c_finishes_the_wandb_run():
@@ -617,3 +625,52 @@ def test_a_long_evaluation_says_how_far_it_is(name, capsys, monkeypatch):
     run(name, env_id=env_of(name, "FiveStepsOfOne"), eval_episodes=3)
     out = capsys.readouterr().out
     assert all(f"evaluation episode {k}/3: return 5.0" in out for k in (1, 2, 3))
+
+
+@pytest.mark.parametrize("name", [*VECTOR_SCRIPTS, "ppo_gru_atari"])
+@pytest.mark.parametrize("damage", ["no weights", "other shapes"])
+def test_a_checkpoint_whose_weights_do_not_fit_is_answered_in_one_line(capsys, name, damage, tmp_path):
+    trained = run(name, save_model=True)
+    checkpoint = torch.load(trained["checkpoint"], weights_only=False)
+    if damage == "no weights":
+        del checkpoint["model"]
+    else:  # a layer of another shape than the checkpoint's args make
+        key = next(k for k, v in checkpoint["model"].items() if k.endswith("weight") and v.dim() == 2)
+        checkpoint["model"][key] = torch.zeros(3, 3)
+    torch.save(checkpoint, tmp_path / "damaged.pt")
+    capsys.readouterr()
+    for flags in ({"eval_checkpoint": str(tmp_path / "damaged.pt")}, {"resume": str(tmp_path / "damaged.pt")}):
+        err = one_line_error(capsys, name, **flags, total_timesteps=trained["global_step"] + rollout_steps(name))
+        assert "the checkpoint's weights do not fit the network its args describe" in err
+
+
+# a module env whose constructor announces itself and then takes its time: a signal lands while the run starts
+SLOW_START = "import time, gymnasium as gym\n" \
+    "class Slow(gym.Env):\n" \
+    "    def __init__(self, **kwargs):\n" \
+    "        print('constructing', flush=True)\n" \
+    "        time.sleep(60)\n" \
+    "gym.register('SlowStart-v0', entry_point=Slow)\n"
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_a_signal_while_the_run_starts_ends_it_in_one_line(name, stop, tmp_path):
+    (tmp_path / "slowstart.py").write_text(SLOW_START)
+    proc = cli(name, "--env-id", "slowstart:SlowStart-v0", extra_env={"PYTHONPATH": on_path(tmp_path)})
+    deadline = time.time() + 120
+    while time.time() < deadline and proc.stdout.readline().strip() != "constructing":
+        pass
+    proc.send_signal(getattr(signal, stop))
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 130, err
+    assert err.strip() == f"{name}.py: interrupted before training began: nothing to keep"
+
+
+@pytest.mark.parametrize("name", [*VECTOR_SCRIPTS, "ppo_gru_atari"])
+def test_a_resumed_run_says_which_checkpoint_it_resumed_from(name):
+    first = run(name, save_model=True)
+    assert first["resumed_from"] is None
+    total = first["global_step"] + rollout_steps(name)
+    resumed = run(name, resume=first["checkpoint"], total_timesteps=total)
+    assert resumed["resumed_from"] == first["checkpoint"] and resumed["global_step"] == total
