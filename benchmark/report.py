@@ -233,9 +233,9 @@ def gru() -> str:
             for cell, runs in cells.items():
                 timed = [r["sps"] for r in of(speed_rows, contender, env_id) if r["machine"] == name
                          and bool(r["flags"]) == (cell == "GRU")]  # fmt: skip
-                sps = statistics.mean(timed) if timed else float("nan")
+                sps = f"{statistics.mean(timed):,.0f}" if timed else "-"
                 lines.append(f"| `{contender}` | {env_id} ({THRESHOLDS[env_id]:g}) | {cell} | {len(runs)} | "
-                             f"{median_steps(runs)} | {eval_text(runs)} | {sps:,.0f} | {p_steps if cell == 'GRU' else ''} | "
+                             f"{median_steps(runs)} | {eval_text(runs)} | {sps} | {p_steps if cell == 'GRU' else ''} | "
                              f"{name} | {runs[0]['commit']} |")  # fmt: skip
     return "\n".join(lines)
 
