@@ -101,7 +101,7 @@ class Args:
     amp: bool = False
     """bfloat16 autocast for the CNN in rollout and update (the GRU and the heads stay float32)"""
     torch_threads: int | None = None
-    """torch threads on CPU for the update (default: this rank's cores); the rollout uses one"""
+    """torch threads on CPU for the update (default: this rank's cores less one); the rollout uses one"""
     env_threads: int | None = None
     """envpool worker threads (default: the cores this rank may use, at most one per env)"""
     env_groups: int = 2
@@ -522,10 +522,10 @@ def load_checkpoint(args: Args) -> dict | None:
     return checkpoint
 
 
-def set_up_rank(args: Args) -> tuple[int, int, int, torch.device, int]:
+def set_up_rank(args: Args) -> tuple[int, int, int, torch.device, int, int]:
     """torchrun starts one process per rank and sets RANK and the rest (`python ppo_gru_atari.py` is
-    rank 0 of 1): returns the rank, the world size, the local rank, the device and the cores this
-    rank may use, with everything seeded and the process group joined."""
+    rank 0 of 1): returns the rank, the world size, the local rank, the device, the cores this rank
+    may use and the update's threads, with everything seeded and the process group joined."""
     rank, world_size = int(os.environ.get("RANK", 0)), int(os.environ.get("WORLD_SIZE", 1))
     local_rank, local_world_size = int(os.environ.get("LOCAL_RANK", 0)), int(os.environ.get("LOCAL_WORLD_SIZE", 1))
     use_cuda, gpus = torch.cuda.is_available() and args.cuda, torch.cuda.device_count()
@@ -547,9 +547,11 @@ def set_up_rank(args: Args) -> tuple[int, int, int, torch.device, int]:
     if world_size > 1:
         dist.init_process_group("nccl" if use_cuda else "gloo")
     cores = max(1, len(os.sched_getaffinity(0)) // local_world_size)
+    # the update leaves a core free: on a small machine a busy neighbour cannot then stall its threads
+    update_threads = args.torch_threads or max(1, cores - 1)
     if device.type == "cpu":
-        torch.set_num_threads(args.torch_threads or cores)
-    return rank, world_size, local_rank, device, cores
+        torch.set_num_threads(update_threads)
+    return rank, world_size, local_rank, device, cores, update_threads
 
 
 def start_logging(args: Args, run_name: str, run_dir: str) -> SummaryWriter:
@@ -746,8 +748,7 @@ def main(args: Args) -> dict | None:
     backend = pick_backend(args.backend)
     check_env_id(args.env_id)
     checkpoint = load_checkpoint(args)
-    rank, world_size, local_rank, device, cores = set_up_rank(args)
-    update_threads = args.torch_threads or cores  # the rollout takes one, env threads the others
+    rank, world_size, local_rank, device, cores, update_threads = set_up_rank(args)
     seq_len = args.seq_len or args.num_steps
     batch_size = args.num_envs * args.num_steps * world_size  # global_step counts every rank's
     # whole rollouts up to total_timesteps by global step: a resumed run may change the batch
