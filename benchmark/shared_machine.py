@@ -1,5 +1,6 @@
 """ppo_gru_atari.py's training steps per second on this machine, idle and beside one busy process pinned to the last
-core, with the update's default threads and with one; writes benchmark/results/shared_machine.json.
+core, with the update's default threads (the cores less one), with one and with two (the cores of a 2-core machine,
+the default before); writes benchmark/results/shared_machine.json.
 
     python benchmark/shared_machine.py
 """
@@ -33,7 +34,7 @@ def steps_per_second(flags: list[str], busy: bool) -> int:
 
 def main() -> None:
     rows, here, where = [], machine(), commit()
-    for flags in ([], ["--torch-threads", "1"]):
+    for flags in ([], ["--torch-threads", "1"], ["--torch-threads", "2"]):
         for busy in (False, True):
             sps = steps_per_second(flags, busy)
             rows.append({"contender": COMMAND[0], "env_id": "Breakout-v5", "flags": " ".join(flags), "seed": 1,
