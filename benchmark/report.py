@@ -249,8 +249,19 @@ def onnx_speed() -> str:
     return "\n".join(lines)
 
 
+def shared_machine() -> str:
+    lines = ["| update threads | idle, steps/s | beside a busy process, steps/s | machine | commit |", "|---|---|---|---|---|"]
+    for flags in dict.fromkeys(r["flags"] for r in rows("shared_machine")):
+        idle, busy = ([r["sps"] for r in rows("shared_machine") if r["flags"] == flags and r["busy_neighbour"] == b]
+                      for b in (False, True))  # fmt: skip
+        row = next(r for r in rows("shared_machine") if r["flags"] == flags)
+        lines.append(f"| {flags or 'default (the cores less one)'} | {idle[0]} | {busy[0]} | {row['machine']} | "
+                     f"{row['commit']} |")  # fmt: skip
+    return "\n".join(lines)
+
+
 BLOCKS = {f.__name__: f for f in (headline, popgym_line, popgym_table, minigrid, speed, atari, learning_tests, gru,
-                                  onnx_speed)}  # fmt: skip
+                                  onnx_speed, shared_machine)}  # fmt: skip
 BLOCKS |= {f"by_machine_{suite}": (lambda s=suite: by_machine(s)) for suite, _, _ in HEADLINE}
 
 
