@@ -130,6 +130,10 @@ class NonFinite(Exception):
     """A non-finite observation, loss or weight: the run stops and keeps its last good update."""
 
 
+class EnvMistake(Exception):
+    """What an env gives that no policy can act on (a mask that allows no action): the run stops."""
+
+
 # Environments: masked-velocity ids (as rl-baselines3-zoo) and a memory task of our own
 NOVEL_ENVS = {  # id -> (base id, its kwargs, observation mask: 0 where an entry is a velocity)
     "CartPoleNoVel-v1": ("CartPole-v1", {}, [1, 0, 1, 0]),
@@ -560,7 +564,13 @@ def action_mask(env, info: dict, device: torch.device) -> torch.Tensor:
         mask = np.stack(env.call("action_masks")).astype(bool)
     else:
         mask = np.asarray(env.get_wrapper_attr("action_masks")(), dtype=bool)
-    return torch.as_tensor(mask, device=device).view(env.num_envs if vector else 1, -1)
+    mask = mask.reshape(env.num_envs if vector else 1, -1)
+    space = env.single_action_space if vector else env.action_space
+    nvec = [int(space.n)] if isinstance(space, gym.spaces.Discrete) else space.nvec.tolist()
+    heads = np.split(mask, np.cumsum(nvec)[:-1], axis=1) if mask.shape[1] == sum(nvec) else []
+    if not all(head.any(1).all() for head in heads):
+        raise EnvMistake("the env's action mask allows no action")
+    return torch.as_tensor(mask, device=device)
 
 
 def first_action_mask(envs, infos: dict, args: Args, num_logits: int, device):
@@ -572,7 +582,11 @@ def first_action_mask(envs, infos: dict, args: Args, num_logits: int, device):
             envs.call("action_masks")
         except AttributeError:  # no action_masks() either
             return None
-    mask = action_mask(envs, infos, device)
+    try:
+        mask = action_mask(envs, infos, device)
+    except EnvMistake as mistake:
+        envs.close()
+        fail(f"{mistake} at reset")
     if mask.shape[1] != num_logits:
         envs.close()
         fail(f"the env's action mask has {mask.shape[1]} entries per env, not {num_logits} (one per action)")
@@ -754,16 +768,18 @@ def close_run(writer: SummaryWriter, envs, args: Args, sigterm_handler, exit_cod
 
 
 def exit_code(stop: BaseException) -> int:
-    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
+    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite | EnvMistake) else 1
 
 
 def say_why_stopped(stop: BaseException, where: str, iteration: int, last_good, path) -> None:
-    """One line; a non-finite value exits with 2, Ctrl-C or SIGTERM with 130, an error goes on."""
+    """One line; a non-finite value or an env mistake exits with 2, Ctrl-C or SIGTERM with 130."""
     step = last_good["global_step"] if last_good else None
     if isinstance(stop, NonFinite):
         kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
         fail(f"non-finite {stop} at update {iteration}" + kept)
     kept = f"; checkpoint at global step {step}: {path}" if path else ""
+    if isinstance(stop, EnvMistake):
+        fail(f"{stop} {where}" + kept)
     interrupted = isinstance(stop, KeyboardInterrupt)
     what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
     print(f"{what} {where}" + kept, file=sys.stderr)

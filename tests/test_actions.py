@@ -65,6 +65,27 @@ class MisshapenMask(MaskedSteps):
 
 gym.register("MisshapenMask-v0", entry_point=MisshapenMask)
 
+
+class NoActionAllowed(MaskedSteps):
+    """A MultiDiscrete([3, 4]) env whose mask, from the `at`-th mask it gives on, allows no action of the second
+    dimension (0: at reset already)."""
+
+    def __init__(self, at: int = 0, **kwargs):
+        super().__init__(multi=True, masks="info")
+        self.at, self.given = at, 0
+
+    def new_mask(self) -> dict:
+        self.given += 1
+        info = super().new_mask()
+        if self.given > self.at:
+            self.mask[3:] = False
+            info["action_mask"] = self.mask.copy()
+        return info
+
+
+gym.register("NoActionAllowed-v0", entry_point=NoActionAllowed)
+gym.register("NoActionAllowedLater-v0", entry_point=NoActionAllowed, kwargs={"at": 20})
+
 RUN = dict(num_envs=4, num_steps=16, total_timesteps=128, update_epochs=2, num_minibatches=2, eval_episodes=3)
 
 
@@ -278,3 +299,13 @@ def test_categorical_is_torchs_categorical_bit_for_bit(name):
         assert torch.equal(logits.grad, ref_logits.grad)
         best, _, _ = categorical(logits, deterministic=True)
         assert torch.equal(best, ref.probs.argmax(-1))
+
+
+@pytest.mark.parametrize("env_id, when", [("NoActionAllowed-v0", "at reset"), ("NoActionAllowedLater-v0", "at global step")])
+def test_a_mask_that_allows_no_action_stops_the_run_in_one_line(capsys, env_id, when):
+    """A policy cannot act under a mask that allows nothing (the masked logits would all be equal, and an invalid
+    action drawn): the run stops with one line, at reset or in the rollout, where it came."""
+    writers = writer_threads()
+    err = one_line_error(capsys, "ppo_lstm", env_id=env_id, **RUN)
+    assert err.startswith(f"ppo_lstm.py: error: the env's action mask allows no action {when}")
+    assert writer_threads() == writers
