@@ -860,8 +860,8 @@ def test_summary_and_logs_report_each_episode_and_the_evaluation_as_run(name):
 @pytest.mark.parametrize("name", [*VECTOR_SCRIPTS, "ppo_gru_atari"])
 def test_float32_stays_float32_on_a_gpu(name):
     """cuDNN's TF32 default (convolutions and RNNs on recent GPUs) put ppo_gru_atari.py's first-minibatch ratio up to
-    1.25e-4 off 1 on an H200 (results/atari_gpu_scale/speed.json), past the contract's 1e-5: every script turns
-    TF32 off, whatever it was before (--amp is the opt-in for lower precision)."""
+    1.25e-4 off 1 on an H200 (benchmark/results/atari_gpu_scale/speed.json at the tag history-2026-12-01), past the
+    contract's 1e-5: every script turns TF32 off, whatever it was before (--amp is the opt-in for lower precision)."""
     backends = (torch.backends.cudnn.conv, torch.backends.cudnn.rnn, torch.backends.cuda.matmul)
     before = [b.fp32_precision for b in backends]
     try:
