@@ -24,6 +24,7 @@ from torch.nn.parallel import DistributedDataParallel
 from torch.utils.tensorboard import SummaryWriter
 
 SCRIPT = "ppo_gru_atari.py"
+VIDEO_MAX_FRAMES = 4_500  # a recorded game is cut at 5 minutes (4,500 x 100 KB of frames)
 
 
 @dataclass
@@ -43,7 +44,8 @@ class Args:
     wandb_entity: str | None = None
     """the entity (team) of the wandb project"""
     capture_video: bool = False
-    """if toggled, videos of the evaluation games are saved under `videos/{run_name}` (ale-py)"""
+    """if toggled, videos of the evaluation games are saved under `videos/{run_name}` (ale-py; at most
+    5 minutes a game)"""
     save_model: bool = False
     """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` (on Ctrl-C too)"""
     resume: str | None = None
@@ -237,6 +239,34 @@ class EnvpoolSameStep:
             pool.close()
 
 
+class RecordGames(gym.Wrapper):
+    """Records the first `games` games, one frame per agent step (the frame it acts on), at most
+    VIDEO_MAX_FRAMES a game, so memory stays bounded whatever the policy does. A game is written
+    when the next one starts; a game cut short by Ctrl-C is not written."""
+
+    def __init__(self, env: gym.Env, folder: str, games: int):
+        super().__init__(env)
+        self.folder, self.games, self.game, self.frames = folder, games, -1, []
+
+    def reset(self, **kwargs):
+        if self.frames:
+            from moviepy.video.io.ImageSequenceClip import ImageSequenceClip
+
+            os.makedirs(self.folder, exist_ok=True)
+            clip = ImageSequenceClip(self.frames, fps=15)  # 60 frames a second, 4 a step
+            clip.write_videofile(f"{self.folder}/game-{self.game}.mp4", logger=None)
+        self.game, self.frames = self.game + 1, []
+        return self.capture(self.env.reset(**kwargs))
+
+    def step(self, action):
+        return self.capture(self.env.step(action))
+
+    def capture(self, out):
+        if self.game < self.games and len(self.frames) < VIDEO_MAX_FRAMES:
+            self.frames.append(self.env.render())
+        return out
+
+
 class GymSameStep:
     """ale-py behind gymnasium's SyncVectorEnv (same-step autoreset), with the preprocessing envpool
     does. The envs step in the main thread, so they form one group: `send` keeps the actions and
@@ -253,12 +283,9 @@ class GymSameStep:
             render_mode = "rgb_array" if video_dir else None
             env = gym.make(f"ALE/{env_id}", frameskip=1, repeat_action_probability=0.0,
                            max_num_frames_per_episode=0, render_mode=render_mode)
-            if video_dir:
-                # the vector env's autoreset opens one more game after the last: that one is not
-                # recorded
-                trigger = lambda episode: episode < video_episodes  # noqa: E731
-                env = gym.wrappers.RecordVideo(env, video_dir, trigger, disable_logger=True)
             env = gym.wrappers.AtariPreprocessing(env, noop_max=30, frame_skip=4, screen_size=84)
+            if video_dir:
+                env = RecordGames(env, video_dir, video_episodes)
             env = gym.wrappers.TimeLimit(env, max_episode_steps)
             return gym.wrappers.ReshapeObservation(env, (1, 84, 84))
 
@@ -431,7 +458,7 @@ def evaluate(agent: Agent, args: Args, backend: str, device, run_name: str) -> l
         return []
     video_dir = f"videos/{run_name}" if args.capture_video else None
     env = make_envs(args, backend, 1, args.seed + 100_000, video_dir)
-    try:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
+    try:  # closed however the evaluation ends, Ctrl-C included (a game cut short is not recorded)
         obs, info = env.reset()
         lives = info["lives"]
         state = agent.get_initial_state(1)

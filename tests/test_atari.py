@@ -184,10 +184,41 @@ def test_atari_save_evaluate_resume(backend):
     assert resumed["global_step"] == 128
 
 
-def test_atari_capture_video():
-    run(backend="envpool", eval_episodes=1, max_episode_steps=50, capture_video=True)
-    videos = [f for _, _, files in os.walk("videos") for f in files if f.endswith(".mp4")]
-    assert len(videos) == 1
+def recorded_frames() -> list[int]:
+    """The frames of each video under videos/, in the order of the games."""
+    from imageio_ffmpeg import count_frames_and_secs  # decodes the video: the count is exact
+
+    paths = sorted(os.path.join(d, f) for d, _, files in os.walk("videos") for f in files if f.endswith(".mp4"))
+    return [count_frames_and_secs(path)[0] for path in paths]
+
+
+@pytest.mark.parametrize("cap, frames", [(1_000, 51), (20, 20)])
+def test_atari_capture_video_records_a_frame_per_agent_step_up_to_a_cap(monkeypatch, cap, frames):
+    """--capture-video keeps one frame per agent step (the reset's and one per step of a 50-step game: 51, not the
+    emulator's 201) and at most VIDEO_MAX_FRAMES a game, so that a game played to the time limit cannot exhaust
+    memory (one recorded from every emulator frame, uncapped, reached 10.8 GB)."""
+    monkeypatch.setattr(atari(), "VIDEO_MAX_FRAMES", cap)
+    run(backend="envpool", eval_episodes=2, max_episode_steps=50, capture_video=True)
+    assert recorded_frames() == [frames, frames]
+
+
+def test_atari_ctrl_c_in_a_recorded_game_stops_it_at_once(monkeypatch, capsys):
+    """Ctrl-C in the second recorded game ends the run (exit 130, one line) without encoding the game cut short: the
+    first game's video is there, no other."""
+    module = atari()
+    step = module.RecordGames.step
+
+    def interrupted(self, action):
+        if self.game == 1 and len(self.frames) == 10:
+            raise KeyboardInterrupt
+        return step(self, action)
+
+    monkeypatch.setattr(module.RecordGames, "step", interrupted)
+    with pytest.raises(SystemExit) as stop:
+        run(backend="envpool", eval_episodes=2, max_episode_steps=50, capture_video=True)
+    assert stop.value.code == 130
+    assert [line for line in capsys.readouterr().err.splitlines() if "in the evaluation" in line] != []
+    assert recorded_frames() == [51]
 
 
 def one_line_error(capsys, **kwargs) -> str:
