@@ -131,7 +131,8 @@ class NonFinite(Exception):
 
 
 class EnvMistake(Exception):
-    """What an env gives that no policy can act on (a mask that allows no action): the run stops."""
+    """What an env gives that breaks its own spaces (an observation of another shape, a mask that
+    allows no action): the run stops."""
 
 
 # Environments: masked-velocity ids (as rl-baselines3-zoo) and a memory task of our own
@@ -198,7 +199,8 @@ OWN_ENV_IDS = [*NOVEL_ENVS, "CueRecall-v0", "MaskedCueRecall-v0"]
 
 class FlatObservation(gym.ObservationWrapper):
     """Observations as one vector in gymnasium's flatten order (Box parts flattened, Discrete ones
-    one-hot, a Tuple's or Dict's parts one after another); a Dict's text parts are left out."""
+    one-hot, a Tuple's or Dict's parts one after another); a Dict's text parts are left out. An
+    observation of another shape than its space's stops the run (EnvMistake)."""
 
     def __init__(self, env: gym.Env):
         super().__init__(env)
@@ -214,7 +216,12 @@ class FlatObservation(gym.ObservationWrapper):
     def observation(self, obs):
         if self.keys is not None:
             obs = {key: obs[key] for key in self.keys}
-        return gym.spaces.flatten(self.parts, obs)
+        shape = np.shape(obs) if isinstance(self.parts, gym.spaces.Box) else None
+        flat = gym.spaces.flatten(self.parts, obs)
+        if flat.shape != self.observation_space.shape or shape not in (None, self.parts.shape):
+            shape = f"shape {shape}" if shape else f"{flat.size} entries"
+            raise EnvMistake(f"the env gave an observation of {shape}, not of its space {self.parts}")
+        return flat
 
 
 def box_entries(space: gym.spaces.Space) -> np.ndarray:
@@ -241,7 +248,7 @@ def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True):
     def thunk():
         # render_mode only when something renders: third-party envs may not take the argument
         env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
-        return FlatObservation(env) if flatten and not is_vector(env.observation_space) else env
+        return FlatObservation(env) if flatten else env
 
     return thunk
 
@@ -848,7 +855,6 @@ def main(args: Args) -> dict:
     batch_size = args.num_envs * args.num_steps
     # whole rollouts up to total_timesteps by global step: a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
-    run_name, run_dir = make_run_dir(args)
     device = seed_and_device(args)
 
     # Environments: same-step autoreset, so no dummy transition follows an episode's end
@@ -860,13 +866,19 @@ def main(args: Args) -> dict:
     obs_rms = RunningMeanStd(envs.single_observation_space.shape, box_parts)
     return_rms = RunningMeanStd()
     global_step, iteration = restore(checkpoint, agent, optimizer, obs_rms, return_rms)
-    next_obs, infos = envs.reset(seed=args.seed)
+    try:  # an env that fails here stops the run before anything is written
+        next_obs, infos = envs.reset(seed=args.seed)
+    except (KeyboardInterrupt, Exception) as stop:
+        envs.close()
+        say_why_stopped(stop, "at the first reset", 0, None, None)
+        raise
     envs.action_space.seed(args.seed)
     # masks are stored with each step: the replay masks what the rollout masked
     next_action_mask = first_action_mask(envs, infos, args, sum(agent.nvec), device)
     masked = next_action_mask is not None
     num_updates = 0 if args.eval_checkpoint else (args.total_timesteps - global_step) // batch_size
     first_iteration, last_iteration = iteration + 1, iteration + num_updates
+    run_name, run_dir = make_run_dir(args)
     writer = start_logging(args, run_name, run_dir)
 
     # Rollout storage, (T, N, ...): episode_starts[t] is 1 where obs[t] is an episode's first

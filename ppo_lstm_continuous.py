@@ -137,6 +137,11 @@ class NonFinite(Exception):
     """A non-finite observation, loss or weight: the run stops and keeps its last good update."""
 
 
+class EnvMistake(Exception):
+    """What an env gives that breaks its own spaces (an observation of another shape): the run
+    stops."""
+
+
 # Environments: masked-velocity ids, as rl-baselines3-zoo (velocity entries zeroed, shape kept)
 NOVEL_ENVS = {  # id -> (base id, its kwargs, observation mask: 0 where an entry is a velocity)
     "PendulumNoVel-v1": ("Pendulum-v1", {}, [1, 1, 0]),
@@ -158,7 +163,8 @@ OWN_ENV_IDS = list(NOVEL_ENVS)
 
 class FlatObservation(gym.ObservationWrapper):
     """Observations as one vector in gymnasium's flatten order (Box parts flattened, Discrete ones
-    one-hot, a Tuple's or Dict's parts one after another); a Dict's text parts are left out."""
+    one-hot, a Tuple's or Dict's parts one after another); a Dict's text parts are left out. An
+    observation of another shape than its space's stops the run (EnvMistake)."""
 
     def __init__(self, env: gym.Env):
         super().__init__(env)
@@ -174,7 +180,12 @@ class FlatObservation(gym.ObservationWrapper):
     def observation(self, obs):
         if self.keys is not None:
             obs = {key: obs[key] for key in self.keys}
-        return gym.spaces.flatten(self.parts, obs)
+        shape = np.shape(obs) if isinstance(self.parts, gym.spaces.Box) else None
+        flat = gym.spaces.flatten(self.parts, obs)
+        if flat.shape != self.observation_space.shape or shape not in (None, self.parts.shape):
+            shape = f"shape {shape}" if shape else f"{flat.size} entries"
+            raise EnvMistake(f"the env gave an observation of {shape}, not of its space {self.parts}")
+        return flat
 
 
 def box_entries(space: gym.spaces.Space) -> np.ndarray:
@@ -208,7 +219,7 @@ def make_env(env_id: str, render_mode: str | None = None, flatten: bool = True, 
         # render_mode only when something renders: third-party envs may not take the argument
         env = gym.make(env_id, render_mode=render_mode) if render_mode else gym.make(env_id)
         cut = cut_length(env, time_limit)
-        env = FlatObservation(env) if flatten and not is_vector(env.observation_space) else env
+        env = FlatObservation(env) if flatten else env
         return env if cut is None else gym.wrappers.TimeLimit(env, cut)  # ends them first
 
     return thunk
@@ -696,16 +707,18 @@ def close_run(writer: SummaryWriter, envs, args: Args, sigterm_handler, exit_cod
 
 
 def exit_code(stop: BaseException) -> int:
-    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite) else 1
+    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite | EnvMistake) else 1
 
 
 def say_why_stopped(stop: BaseException, where: str, iteration: int, last_good, path) -> None:
-    """One line; a non-finite value exits with 2, Ctrl-C or SIGTERM with 130, an error goes on."""
+    """One line; a non-finite value or an env mistake exits with 2, Ctrl-C or SIGTERM with 130."""
     step = last_good["global_step"] if last_good else None
     if isinstance(stop, NonFinite):
         kept = f"; checkpoint of the last good weights (global step {step}): {path}" if path else ""
         fail(f"non-finite {stop} at update {iteration}" + kept)
     kept = f"; checkpoint at global step {step}: {path}" if path else ""
+    if isinstance(stop, EnvMistake):
+        fail(f"{stop} {where}" + kept)
     interrupted = isinstance(stop, KeyboardInterrupt)
     what = "interrupted" if interrupted else f"stopped by {type(stop).__name__}"
     print(f"{what} {where}" + kept, file=sys.stderr)
@@ -774,7 +787,6 @@ def main(args: Args) -> dict:
     # whole rollouts up to total_timesteps by global step: a resumed run may change the batch
     schedule_steps = args.total_timesteps // batch_size * batch_size
     rising = args.final_gamma is not None and args.final_gamma > args.gamma  # the discount never falls
-    run_name, run_dir = make_run_dir(args)
     device = seed_and_device(args)
 
     # Environments: same-step autoreset, so no dummy transition follows an episode's end
@@ -786,10 +798,16 @@ def main(args: Args) -> dict:
     obs_rms = RunningMeanStd(envs.single_observation_space.shape, box_parts)
     return_rms = RunningMeanStd()
     global_step, iteration = restore(checkpoint, agent, optimizer, obs_rms, return_rms)
-    next_obs, _ = envs.reset(seed=args.seed)
+    try:  # an env that fails here stops the run before anything is written
+        next_obs, _ = envs.reset(seed=args.seed)
+    except (KeyboardInterrupt, Exception) as stop:
+        envs.close()
+        say_why_stopped(stop, "at the first reset", 0, None, None)
+        raise
     envs.action_space.seed(args.seed)
     num_updates = 0 if args.eval_checkpoint else (args.total_timesteps - global_step) // batch_size
     first_iteration, last_iteration = iteration + 1, iteration + num_updates
+    run_name, run_dir = make_run_dir(args)
     writer = start_logging(args, run_name, run_dir)
 
     # Rollout storage, (T, N, ...): episode_starts[t] is 1 where obs[t] is an episode's first

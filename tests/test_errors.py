@@ -188,17 +188,22 @@ def test_module_prefix_of_a_registered_id_and_a_missing_module(capsys, name):
 
 class NanRewardEnv(gym.Env):
     """Rewards (or observations, with nan_obs) turn NaN after `clean_steps` steps of an episode; with breaks, the env
-    raises there instead."""
+    raises there instead; with wrong_shape, its observations have 3 entries there (its space says 2), from the reset
+    on where clean_steps is negative."""
 
     observation_space = gym.spaces.Box(-1.0, 1.0, (2,), np.float32)
 
-    def __init__(self, continuous=False, clean_steps=0, nan_obs=False, breaks=False, render_mode=None):
+    def __init__(self, continuous=False, clean_steps=0, nan_obs=False, breaks=False, wrong_shape=False, render_mode=None):
         self.action_space = gym.spaces.Box(-1.0, 1.0, (1,), np.float32) if continuous else gym.spaces.Discrete(2)
         self.clean_steps, self.nan_obs, self.breaks, self.t = clean_steps, nan_obs, breaks, 0
+        self.wrong_shape = wrong_shape
 
     def reset(self, *, seed=None, options=None):
         super().reset(seed=seed)
-        return self.np_random.uniform(-1, 1, 2).astype(np.float32), {}
+        if self.breaks and self.clean_steps < 0:
+            raise RuntimeError("the env broke at reset")
+        size = 3 if self.wrong_shape and self.clean_steps < 0 else 2
+        return self.np_random.uniform(-1, 1, size).astype(np.float32), {}
 
     def step(self, action):
         self.t += 1
@@ -207,6 +212,8 @@ class NanRewardEnv(gym.Env):
             return obs, float(self.np_random.uniform()), False, False, {}
         if self.breaks:
             raise RuntimeError("the env broke")
+        if self.wrong_shape:
+            return np.zeros(3, np.float32), 0.0, False, False, {}
         if self.nan_obs:
             return np.full(2, np.nan, np.float32), 0.0, False, False, {}
         return obs, float("nan"), False, False, {}
@@ -220,6 +227,10 @@ for _kind, _continuous in [("", False), ("Continuous", True)]:
     gym.register(f"NanObs{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 20, True), max_episode_steps=500)
     gym.register(f"BreaksLater{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, 20, breaks=True),
                  max_episode_steps=500)  # fmt: skip
+    gym.register(f"BreaksAtReset{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, -1, breaks=True))
+    for _clean in [20, -1]:
+        gym.register(f"WrongShape{_clean}{_kind}-v0", entry_point=partial(NanRewardEnv, _continuous, _clean, wrong_shape=True),
+                     max_episode_steps=500)  # fmt: skip
 
 
 class StopsInEvaluation(NanRewardEnv):
@@ -293,6 +304,31 @@ def test_non_finite_loss_later_keeps_the_weights_of_the_last_completed_update(ca
                            total_timesteps=64, **to_the_end)["checkpoint"], weights_only=False)  # fmt: skip
     for key, weight in clean["model"].items():
         torch.testing.assert_close(saved["model"][key], weight, rtol=0, atol=0)
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_an_env_that_raises_at_the_first_reset_stops_the_run_before_anything_is_written(capsys, name, monkeypatch):
+    """The error comes out as the env raised it, after one line that says where; the envs are closed and no run folder
+    is left half made."""
+    closed = env_closes(monkeypatch)
+    with pytest.raises(RuntimeError, match="the env broke at reset"):
+        run(name, env_id=env_of(name, "BreaksAtReset"), save_model=True)
+    assert "stopped by RuntimeError at the first reset" in capsys.readouterr().err.splitlines()
+    assert len(closed) == 1 and not os.path.exists("runs")
+
+
+@pytest.mark.parametrize("name", VECTOR_SCRIPTS)
+def test_an_observation_of_another_shape_than_its_space_stops_the_run_in_one_line(capsys, name):
+    """An env that breaks its own observation space (3 entries where it declares 2) stops the run with one line, exit
+    code 2, at the first reset before anything is written, or in the loop with the last completed update kept (before:
+    a traceback from inside the vector env)."""
+    space = "not of its space Box(-1.0, 1.0, (2,), float32)"
+    err = one_line_error(capsys, name, env_id=env_of(name, "WrongShape-1"), save_model=True)
+    assert err == f"{name}.py: error: the env gave an observation of shape (3,), {space} at the first reset"
+    assert not os.path.exists("runs")
+    err = one_line_error(capsys, name, env_id=env_of(name, "WrongShape20"), save_model=True, norm_reward=False)
+    assert f"shape (3,), {space} at global step 84; checkpoint at global step 64: runs/" in err
+    assert torch.load(err.split(": ")[-1], weights_only=False)["global_step"] == 64
 
 
 def env_closes(monkeypatch) -> list:
