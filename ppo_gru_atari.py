@@ -463,7 +463,7 @@ def evaluate(agent: Agent, args: Args, backend: str, device, run_name: str) -> l
         lives = info["lives"]
         state = agent.get_initial_state(1)
         episode_start = torch.ones(1, device=device)
-        returns, game_return = [], 0.0
+        returns, game_return, start = [], 0.0, time.time()
         while len(returns) < args.eval_episodes:
             with torch.no_grad():
                 obs_t = torch.as_tensor(obs, device=device)
@@ -477,6 +477,8 @@ def evaluate(agent: Agent, args: Args, backend: str, device, run_name: str) -> l
             episode_start = torch.zeros(1, device=device)
             if terminated[0] or truncated[0]:
                 returns.append(game_return)
+                if time.time() - start > 10:  # a long evaluation says how far it is
+                    print(f"evaluation game {len(returns)}/{args.eval_episodes}: score {game_return:.1f}")
                 game_return = 0.0
                 state = agent.get_initial_state(1)  # zeros: every game starts afresh
                 episode_start = torch.ones(1, device=device)

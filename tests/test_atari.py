@@ -1,10 +1,12 @@
 """ppo_gru_atari.py on CPU: both backends, the GRU's recurrence, and short real runs (seconds each)."""
 
+import itertools
 import json
 import os
 import signal
 import subprocess
 import sys
+import types
 
 import gymnasium as gym
 import numpy as np
@@ -363,6 +365,16 @@ def test_atari_summary_reports_the_last_20_games_and_the_evaluation_as_played(mo
     assert summary["eval_returns"] == [3.0, 4.0, 5.0]
     assert summary["eval_mean_return"] == pytest.approx(4.0)
     assert summary["eval_std_return"] == pytest.approx(np.std([3.0, 4.0, 5.0]))
+
+
+def test_atari_a_long_evaluation_says_how_far_it_is(monkeypatch, capsys):
+    """As for the vector scripts: past 10 s of evaluation, a line per game (ten games of an untrained agent took
+    7.5 minutes with no line); a clock that runs 20 s a call makes every game long."""
+    module, clock = scripted(monkeypatch, rising=True), itertools.count(1_000_000, 20)
+    monkeypatch.setattr(module, "time", types.SimpleNamespace(time=lambda: next(clock)))  # the script's clock alone
+    run(num_steps=16, total_timesteps=192, eval_episodes=3)
+    out = capsys.readouterr().out
+    assert all(f"evaluation game {k}/3: score {2.0 + k}" in out for k in (1, 2, 3))
 
 
 @pytest.mark.parametrize("episodic_life, reset_on_life_loss", [(True, False), (False, False), (True, True)])
