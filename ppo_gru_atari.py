@@ -44,8 +44,8 @@ class Args:
     wandb_entity: str | None = None
     """the entity (team) of the wandb project"""
     capture_video: bool = False
-    """if toggled, videos of the evaluation games are saved under `videos/{run_name}` (ale-py; at most
-    5 minutes a game)"""
+    """if toggled, videos of the evaluation games are saved under `videos/{run_name}` (ale-py;
+    at most 5 minutes a game)"""
     save_model: bool = False
     """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` (on Ctrl-C too)"""
     resume: str | None = None
@@ -272,8 +272,8 @@ class GymSameStep:
     does. The envs step in the main thread, so they form one group: `send` keeps the actions and
     `recv` steps."""
 
-    def __init__(self, env_id: str, num_envs: int, seed: int, max_episode_steps: int, video_dir=None,
-                 video_episodes=0):
+    def __init__(self, env_id: str, num_envs: int, seed: int, max_episode_steps: int,
+                 video_dir=None, video_episodes=0):
         def thunk():
             import ale_py
 
@@ -478,7 +478,8 @@ def evaluate(agent: Agent, args: Args, backend: str, device, run_name: str) -> l
             if terminated[0] or truncated[0]:
                 returns.append(game_return)
                 if time.time() - start > 10:  # a long evaluation says how far it is
-                    print(f"evaluation game {len(returns)}/{args.eval_episodes}: score {game_return:.1f}")
+                    done = f"{len(returns)}/{args.eval_episodes}"
+                    print(f"evaluation game {done}: score {game_return:.1f}")
                 game_return = 0.0
                 state = agent.get_initial_state(1)  # zeros: every game starts afresh
                 episode_start = torch.ones(1, device=device)

@@ -220,7 +220,7 @@ class FlatObservation(gym.ObservationWrapper):
         flat = gym.spaces.flatten(self.parts, obs)
         if flat.shape != self.observation_space.shape or shape not in (None, self.parts.shape):
             shape = f"shape {shape}" if shape else f"{flat.size} entries"
-            raise EnvMistake(f"the env gave an observation of {shape}, not of its space {self.parts}")
+            raise EnvMistake(f"the env gave an observation of {shape} for its space {self.parts}")
         return flat
 
 
@@ -775,7 +775,8 @@ def close_run(writer: SummaryWriter, envs, args: Args, sigterm_handler, exit_cod
 
 
 def exit_code(stop: BaseException) -> int:
-    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if isinstance(stop, NonFinite | EnvMistake) else 1
+    one_line = isinstance(stop, NonFinite | EnvMistake)  # exit code 2, as bad input
+    return 130 if isinstance(stop, KeyboardInterrupt) else 2 if one_line else 1
 
 
 def say_why_stopped(stop: BaseException, where: str, iteration: int, last_good, path) -> None:
@@ -792,6 +793,16 @@ def say_why_stopped(stop: BaseException, where: str, iteration: int, last_good, 
     print(f"{what} {where}" + kept, file=sys.stderr)
     if interrupted:
         raise SystemExit(130) from None
+
+
+def first_reset(envs: gym.vector.VectorEnv, seed: int):
+    """An env that fails at its first reset stops the run before anything is written."""
+    try:
+        return envs.reset(seed=seed)
+    except (KeyboardInterrupt, Exception) as stop:
+        envs.close()
+        say_why_stopped(stop, "at the first reset", 0, None, None)
+        raise
 
 
 def to_seqs(x: torch.Tensor, seq_len: int) -> torch.Tensor:
@@ -866,12 +877,7 @@ def main(args: Args) -> dict:
     obs_rms = RunningMeanStd(envs.single_observation_space.shape, box_parts)
     return_rms = RunningMeanStd()
     global_step, iteration = restore(checkpoint, agent, optimizer, obs_rms, return_rms)
-    try:  # an env that fails here stops the run before anything is written
-        next_obs, infos = envs.reset(seed=args.seed)
-    except (KeyboardInterrupt, Exception) as stop:
-        envs.close()
-        say_why_stopped(stop, "at the first reset", 0, None, None)
-        raise
+    next_obs, infos = first_reset(envs, args.seed)
     envs.action_space.seed(args.seed)
     # masks are stored with each step: the replay masks what the rollout masked
     next_action_mask = first_action_mask(envs, infos, args, sum(agent.nvec), device)

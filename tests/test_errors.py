@@ -322,12 +322,12 @@ def test_an_observation_of_another_shape_than_its_space_stops_the_run_in_one_lin
     """An env that breaks its own observation space (3 entries where it declares 2) stops the run with one line, exit
     code 2, at the first reset before anything is written, or in the loop with the last completed update kept (before:
     a traceback from inside the vector env)."""
-    space = "not of its space Box(-1.0, 1.0, (2,), float32)"
+    space = "an observation of shape (3,) for its space Box(-1.0, 1.0, (2,), float32)"
     err = one_line_error(capsys, name, env_id=env_of(name, "WrongShape-1"), save_model=True)
-    assert err == f"{name}.py: error: the env gave an observation of shape (3,), {space} at the first reset"
+    assert err == f"{name}.py: error: the env gave {space} at the first reset"
     assert not os.path.exists("runs")
     err = one_line_error(capsys, name, env_id=env_of(name, "WrongShape20"), save_model=True, norm_reward=False)
-    assert f"shape (3,), {space} at global step 84; checkpoint at global step 64: runs/" in err
+    assert f"the env gave {space} at global step 84; checkpoint at global step 64: runs/" in err
     assert torch.load(err.split(": ")[-1], weights_only=False)["global_step"] == 64
 
 
