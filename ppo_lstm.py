@@ -24,6 +24,7 @@ import tyro
 from torch.utils.tensorboard import SummaryWriter
 
 SCRIPT = "ppo_lstm.py"
+VIDEO_MAX_FRAMES = 1_000  # an episode's video is cut there, so memory stays bounded
 
 
 @dataclass
@@ -43,7 +44,8 @@ class Args:
     wandb_entity: str | None = None
     """the entity (team) of the wandb project"""
     capture_video: bool = False
-    """if toggled, videos of the evaluation episodes are saved under `videos/{run_name}`"""
+    """if toggled, videos of the evaluation episodes are saved under `videos/{run_name}` (at most
+    1,000 frames an episode)"""
     save_model: bool = False
     """if toggled, a checkpoint is written to `runs/{run_name}/{exp_name}.pt` (on Ctrl-C too)"""
     resume: str | None = None
@@ -624,7 +626,8 @@ def evaluate(agent: Agent, args: Args, device, run_name: str, obs_rms, masked: b
               f"{args.eval_max_steps} steps (--eval-max-steps)")
     if args.capture_video:
         every_episode = lambda episode: True  # noqa: E731
-        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", every_episode, disable_logger=True)
+        cap = VIDEO_MAX_FRAMES - 1  # the recorder stops one frame past it
+        env = gym.wrappers.RecordVideo(env, f"videos/{run_name}", every_episode, video_length=cap)
     returns, start = [], time.time()
     with env:  # closed however the evaluation ends, Ctrl-C included (and with it the video)
         for episode in range(args.eval_episodes):

@@ -149,6 +149,14 @@ def scalars(run_dir: str, tag: str) -> list[tuple[int, float]]:
     return [(e.step, e.value) for e in acc.Scalars(tag)] if tag in acc.Tags()["scalars"] else []
 
 
+def recorded_frames() -> list[int]:
+    """The frames of each video under videos/, in the order of the episodes (or games)."""
+    from imageio_ffmpeg import count_frames_and_secs  # decodes the video: the count is exact
+
+    paths = sorted(os.path.join(d, f) for d, _, files in os.walk("videos") for f in files if f.endswith(".mp4"))
+    return [count_frames_and_secs(path)[0] for path in paths]
+
+
 class FiveStepsOfOne(gym.Env):
     """Episodes of exactly 5 steps paying 1 each, random observations. Its constructor takes no render_mode and it
     renders nothing, as third-party envs such as POPGym's; the discounted return follows a known cycle. With `cut`

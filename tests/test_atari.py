@@ -15,6 +15,7 @@ import torch
 from conftest import (
     in_another_thread,
     load,
+    recorded_frames,
     run_dirs,
     scalars,
     stopped_in_the_evaluation,
@@ -184,14 +185,6 @@ def test_atari_save_evaluate_resume(backend):
     assert evaluated["eval_mean_return"] == trained["eval_mean_return"]
     resumed = run(backend=backend, resume=trained["checkpoint"], total_timesteps=128)
     assert resumed["global_step"] == 128
-
-
-def recorded_frames() -> list[int]:
-    """The frames of each video under videos/, in the order of the games."""
-    from imageio_ffmpeg import count_frames_and_secs  # decodes the video: the count is exact
-
-    paths = sorted(os.path.join(d, f) for d, _, files in os.walk("videos") for f in files if f.endswith(".mp4"))
-    return [count_frames_and_secs(path)[0] for path in paths]
 
 
 @pytest.mark.parametrize("cap, frames", [(1_000, 51), (20, 20)])

@@ -4,6 +4,7 @@ import dataclasses
 import glob
 import json
 import os
+import shutil
 
 import gymnasium as gym
 import numpy as np
@@ -16,6 +17,7 @@ from conftest import (
     host,
     load,
     offline_wandb_run,
+    recorded_frames,
     rollout_steps,
     run,
     run_dirs,
@@ -538,10 +540,16 @@ def test_saved_normalisation_is_used_frozen_in_evaluation_and_restored_on_resume
 
 
 @pytest.mark.parametrize("name", VECTOR_SCRIPTS)
-def test_capture_video_records_each_evaluation_episode(name):
+def test_capture_video_records_each_evaluation_episode_up_to_a_cap(name, monkeypatch):
+    """A video per evaluation episode, cut at VIDEO_MAX_FRAMES so that memory stays bounded whatever the episode's
+    length (the recorder keeps every frame until the video is written)."""
     run(name, eval_episodes=2, capture_video=True)
-    videos = [f for _, _, files in os.walk("videos") for f in files if f.endswith(".mp4")]
-    assert len(videos) == 2
+    uncut = recorded_frames()
+    assert len(uncut) == 2 and min(uncut) > 5
+    shutil.rmtree("videos")
+    monkeypatch.setattr(load(name), "VIDEO_MAX_FRAMES", 5)
+    run(name, eval_episodes=2, capture_video=True)
+    assert recorded_frames() in ([5, 5], [4, 4])  # the encoder may drop a last frame
 
 
 @pytest.mark.parametrize("name", ALL_SCRIPTS)
