@@ -185,8 +185,8 @@ class FlatObservation(gym.ObservationWrapper):
         shape = np.shape(obs) if isinstance(self.parts, gym.spaces.Box) else None
         flat = gym.spaces.flatten(self.parts, obs)
         if flat.shape != self.observation_space.shape or shape not in (None, self.parts.shape):
-            shape = f"shape {shape}" if shape else f"{flat.size} entries"
-            raise EnvMistake(f"the env gave an observation of {shape} for its space {self.parts}")
+            what = f"shape {shape}" if shape else f"{flat.size} entries"
+            raise EnvMistake(f"the env gave an observation of {what} for its space {self.parts}")
         return flat
 
 
@@ -200,10 +200,6 @@ def box_entries(space: gym.spaces.Space) -> np.ndarray:
         parts = space.spaces.values() if isinstance(space, gym.spaces.Dict) else space.spaces
         return np.concatenate([box_entries(part) for part in parts])
     raise ValueError(f"{space} has no fixed-size vector form")
-
-
-def is_vector(space: gym.spaces.Space) -> bool:
-    return isinstance(space, gym.spaces.Box) and len(space.shape) == 1
 
 
 def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's MissionSpace
@@ -263,7 +259,7 @@ def check_env(args: Args) -> np.ndarray:
         fail(f"--capture-video: env '{env_id}' cannot render frames (its render modes: {modes})")
     obs_space, act_space = env.observation_space, env.action_space
     try:
-        entries = FlatObservation(env).box_entries if not is_vector(obs_space) else None
+        entries = FlatObservation(env).box_entries
     except ValueError as error:
         fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, "
              "MultiDiscrete, MultiBinary, and Tuple or Dict of these")
@@ -288,7 +284,7 @@ def check_env(args: Args) -> np.ndarray:
         print(f"{SCRIPT}: training episodes end at {cut} of the env's {env.spec.max_episode_steps} "
               f"steps, bootstrapped (--train-time-limit {fraction}; 1 plays them whole); "
               "evaluation plays them whole")
-    return np.ones(obs_space.shape[0], dtype=bool) if entries is None else entries
+    return entries
 
 
 def check_args(args: Args) -> None:

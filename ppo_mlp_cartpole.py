@@ -190,8 +190,8 @@ class FlatObservation(gym.ObservationWrapper):
         shape = np.shape(obs) if isinstance(self.parts, gym.spaces.Box) else None
         flat = gym.spaces.flatten(self.parts, obs)
         if flat.shape != self.observation_space.shape or shape not in (None, self.parts.shape):
-            shape = f"shape {shape}" if shape else f"{flat.size} entries"
-            raise EnvMistake(f"the env gave an observation of {shape} for its space {self.parts}")
+            what = f"shape {shape}" if shape else f"{flat.size} entries"
+            raise EnvMistake(f"the env gave an observation of {what} for its space {self.parts}")
         return flat
 
 
@@ -205,10 +205,6 @@ def box_entries(space: gym.spaces.Space) -> np.ndarray:
         parts = space.spaces.values() if isinstance(space, gym.spaces.Dict) else space.spaces
         return np.concatenate([box_entries(part) for part in parts])
     raise ValueError(f"{space} has no fixed-size vector form")
-
-
-def is_vector(space: gym.spaces.Space) -> bool:
-    return isinstance(space, gym.spaces.Box) and len(space.shape) == 1
 
 
 def is_text(space: gym.spaces.Space) -> bool:  # gymnasium's Text, MiniGrid's MissionSpace
@@ -265,7 +261,7 @@ def check_env(args: Args) -> np.ndarray:
         fail(f"--capture-video: env '{env_id}' cannot render frames (its render modes: {modes})")
     obs_space, act_space = env.observation_space, env.action_space
     try:
-        entries = FlatObservation(env).box_entries if not is_vector(obs_space) else None
+        entries = FlatObservation(env).box_entries
     except ValueError as error:
         fail(f"{SCRIPT} cannot make a vector of the observations: {error}; it takes Box, Discrete, "
              "MultiDiscrete, MultiBinary, and Tuple or Dict of these")
@@ -283,7 +279,7 @@ def check_env(args: Args) -> np.ndarray:
     text = [key for key, part in parts if is_text(part)]
     if text:
         print(f"{SCRIPT}: the observation's text parts {text} are left out")
-    return np.ones(obs_space.shape[0], dtype=bool) if entries is None else entries
+    return entries
 
 
 def check_args(args: Args) -> None:
