@@ -949,7 +949,6 @@ def main(args: Args) -> dict | None:
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return {recent}")
 
-        envs.close()
         train_time = time.time() - start_time
         if world_size > 1:
             dist.destroy_process_group()

@@ -582,13 +582,10 @@ def first_action_mask(envs, infos: dict, args: Args, num_logits: int, device):
     """The masks at reset; None where the env gives none (or with --no-action-masks)."""
     if not args.action_masks:
         return None
-    if "action_mask" not in infos:
-        try:
-            envs.call("action_masks")
-        except AttributeError:  # no action_masks() either
-            return None
     try:
         mask = action_mask(envs, infos, device)
+    except AttributeError:  # neither info["action_mask"] nor action_masks()
+        return None
     except EnvMistake as mistake:
         envs.close()
         fail(f"{mistake} at reset")
@@ -1039,7 +1036,6 @@ def main(args: Args) -> dict:
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return {recent}")
 
-        envs.close()
         train_time = time.time() - start_time
         checkpoint_path = save(last_good, run_dir, args)
         if args.export_onnx:

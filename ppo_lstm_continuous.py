@@ -965,7 +965,6 @@ def main(args: Args) -> dict:
             recent = f"{np.mean(recent_returns):.1f}" if recent_returns else "n/a"
             print(f"update {iteration}/{last_iteration}  global_step {global_step}  SPS {sps}  return {recent}")
 
-        envs.close()
         train_time = time.time() - start_time
         checkpoint_path = save(last_good, run_dir, args)
         if args.export_onnx:
